@@ -1,0 +1,47 @@
+# Two commands: `make run` (set up and open the app) and `make test` (set up and run every check).
+PYTHON ?= python3
+VENV ?= .venv
+PORT ?= 8501
+BIN := $(VENV)/bin
+CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test test-fast test-slow lint bench chromium clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+chromium:
+	@[ -x "$(CHROMIUM)" ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+run: $(VENV)/.runtime
+	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy bleu_core
+
+test: $(VENV)/.dev chromium lint
+	$(BIN)/pytest
+
+test-fast: $(VENV)/.dev
+	$(BIN)/pytest -m "not browser"
+
+test-slow: $(VENV)/.dev chromium
+	$(BIN)/pytest -m slow --hypothesis-profile=slow
+
+bench: $(VENV)/.dev
+	$(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,287 @@
+"""A full trace of sentence BLEU for teaching: every count, clip, length and log term.
+
+Unlike the corpus engine, the trace keeps the count of every n-gram in every
+reference (the tables of textbook walkthroughs).  Its statistics go through
+the same scorer as :func:`bleu_core.corpus_bleu`, so the numbers agree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .api import _sentence_references
+from .options import SMOOTH_DEFAULTS, BleuOptions, make_options
+from .scoring import score_statistics
+from .statistics import SegmentStats
+from .tokenizers import tokenize_lines
+
+Ngram = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NgramRow:
+    """One line of a clipped-count table."""
+
+    ngram: Ngram
+    candidate_count: int
+    reference_counts: tuple[int, ...]
+    max_reference_count: int
+    clipped: int
+    best_reference: int | None  # index of the first reference holding the max count, None if no reference has it
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.ngram)
+
+    @property
+    def clipped_away(self) -> int:
+        """Occurrences over the max reference count (the part clipping removes)."""
+        return self.candidate_count - self.clipped
+
+
+@dataclass(frozen=True, slots=True)
+class NgramSpan:
+    """One occurrence of an n-gram in the candidate and what clipping made of it."""
+
+    start: int
+    ngram: Ngram
+    status: str  # "matched", "clipped" (over the max reference count) or "unmatched"
+    best_reference: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class OrderBreakdown:
+    """Clipping for one n-gram order of one segment, and its share of the score."""
+
+    order: int
+    rows: tuple[NgramRow, ...]
+    spans: tuple[NgramSpan, ...]
+    matches: int
+    total: int
+    smoothed_matches: float  # numerator after smoothing
+    smoothed_total: float  # denominator after smoothing
+    precision: float  # p_n after smoothing, in [0, 1]
+    weight: float  # weight actually applied (0 for orders beyond the effective order)
+    log_term: float  # weight * log(precision); -inf when the precision is 0
+    smoothed: bool  # smoothing changed this order's fraction
+
+    @property
+    def fraction(self) -> str:
+        """The unsmoothed precision as textbooks print it, unreduced: ``4/6``."""
+        return f"{self.matches}/{self.total}"
+
+    @property
+    def raw_precision(self) -> float:
+        return self.matches / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LengthChoice:
+    """How the effective reference length r was chosen for the brevity penalty."""
+
+    candidate_length: int
+    reference_lengths: tuple[int, ...]
+    differences: tuple[int, ...]  # |r - c| per reference
+    chosen_index: int
+    chosen_length: int
+    tied_indices: tuple[int, ...]  # references at the same smallest distance
+
+    @property
+    def reason(self) -> str:
+        c, r = self.candidate_length, self.chosen_length
+        if len(self.reference_lengths) == 1:
+            return f"only one reference: r = {r}"
+        lengths = sorted({self.reference_lengths[i] for i in self.tied_indices})
+        if len(lengths) > 1:
+            tied = " and ".join(str(length) for length in lengths)
+            return (
+                f"lengths {tied} are equally close to c = {c} (|r - c| = {abs(r - c)}); "
+                f"the tie goes to the shorter, r = {r}"
+            )
+        return f"r = {r} is the reference length closest to c = {c} (|r - c| = {abs(r - c)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Every intermediate of sentence BLEU for one candidate."""
+
+    candidate: str
+    references: tuple[str, ...]
+    options: BleuOptions
+    candidate_tokens: tuple[str, ...]
+    reference_tokens: tuple[tuple[str, ...], ...]
+    orders: tuple[OrderBreakdown, ...]
+    length: LengthChoice
+    bp: float
+    log_bp: float
+    used_orders: int
+    score: float
+    no_unigram_match: bool  # sacreBLEU returns 0 outright when nothing matches
+
+    @property
+    def score_100(self) -> float:
+        return 100.0 * self.score
+
+    @property
+    def score_without_bp(self) -> float:
+        """What the score would be with BP = 1."""
+        if self.bp > 0:
+            return self.score / self.bp
+        return math.exp(sum(o.log_term for o in self.orders)) if not self.no_unigram_match else 0.0
+
+    @property
+    def log_score(self) -> float:
+        return self.log_bp + sum(o.log_term for o in self.orders)
+
+    @property
+    def zero_orders(self) -> tuple[int, ...]:
+        """Orders whose unsmoothed precision is 0 (unsmoothed BLEU is then 0)."""
+        return tuple(o.order for o in self.orders if o.total > 0 and o.matches == 0)
+
+    def statistics(self) -> SegmentStats:
+        return SegmentStats(
+            np.array([[o.matches for o in self.orders]], dtype=np.int64),
+            np.array([[o.total for o in self.orders]], dtype=np.int64),
+            np.array([self.length.candidate_length], dtype=np.int64),
+            np.array([self.length.chosen_length], dtype=np.int64),
+        )
+
+
+def _ngrams(tokens: Sequence[str], n: int) -> list[Ngram]:
+    return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def choose_reference_length(candidate_length: int, reference_lengths: Sequence[int]) -> LengthChoice:
+    """The closest reference length, ties to the shorter (sacreBLEU's and the paper's rule)."""
+    diffs = tuple(abs(r - candidate_length) for r in reference_lengths)
+    best = min(diffs)
+    tied = tuple(i for i, d in enumerate(diffs) if d == best)
+    chosen = min(tied, key=lambda i: (reference_lengths[i], i))
+    return LengthChoice(candidate_length, tuple(reference_lengths), diffs, chosen, reference_lengths[chosen], tied)
+
+
+def _order_table(
+    candidate: Sequence[str], references: Sequence[Sequence[str]], n: int
+) -> tuple[list[NgramRow], list[NgramSpan]]:
+    occurrences = _ngrams(candidate, n)
+    cand_counts = Counter(occurrences)
+    ref_counts = [Counter(_ngrams(ref, n)) for ref in references]
+    rows = []
+    by_ngram: dict[Ngram, NgramRow] = {}
+    for ngram in dict.fromkeys(occurrences):
+        counts = tuple(rc[ngram] for rc in ref_counts)
+        top = max(counts, default=0)
+        row = NgramRow(
+            ngram=ngram,
+            candidate_count=cand_counts[ngram],
+            reference_counts=counts,
+            max_reference_count=top,
+            clipped=min(cand_counts[ngram], top),
+            best_reference=counts.index(top) if top > 0 else None,
+        )
+        rows.append(row)
+        by_ngram[ngram] = row
+    seen: Counter[Ngram] = Counter()
+    spans = []
+    for start, ngram in enumerate(occurrences):
+        seen[ngram] += 1
+        row = by_ngram[ngram]
+        status = "unmatched" if row.max_reference_count == 0 else "matched" if seen[ngram] <= row.clipped else "clipped"
+        spans.append(NgramSpan(start, ngram, status, row.best_reference))
+    return rows, spans
+
+
+def explain(
+    candidate: str,
+    references: Sequence[str],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+) -> Explanation:
+    """Trace sentence BLEU of ``candidate`` against ``references`` (same defaults as :func:`sentence_bleu`)."""
+    options = make_options(
+        max_order=max_order,
+        weights=weights,
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+    )
+    if not isinstance(candidate, str):
+        raise TypeError(f"candidate must be a str; got {type(candidate).__name__}")
+    refs = [stream[0] for stream in _sentence_references(references)]
+    present = [r for r in refs if r is not None]
+    tokens = tokenize_lines([candidate, *present], options.tokenize, options.lowercase)
+    cand_tokens, ref_tokens = tokens[0], tokens[1:]
+    tables = [_order_table(cand_tokens, ref_tokens, n) for n in range(1, options.max_order + 1)]
+    length = choose_reference_length(len(cand_tokens), [len(r) for r in ref_tokens])
+    stats = SegmentStats(
+        np.array([[sum(row.clipped for row in rows) for rows, _ in tables]], dtype=np.int64),
+        np.array([[max(len(cand_tokens) - n + 1, 0) for n in range(1, options.max_order + 1)]], dtype=np.int64),
+        np.array([len(cand_tokens)], dtype=np.int64),
+        np.array([length.chosen_length], dtype=np.int64),
+    )
+    arrays = score_statistics(stats, options)
+    orders = []
+    for i, (rows, spans) in enumerate(tables):
+        matches, total = int(stats.matches[0, i]), int(stats.totals[0, i])
+        orders.append(
+            OrderBreakdown(
+                order=i + 1,
+                rows=tuple(rows),
+                spans=tuple(spans),
+                matches=matches,
+                total=total,
+                smoothed_matches=float(arrays.smoothed_matches[0, i]),
+                smoothed_total=float(arrays.smoothed_totals[0, i]),
+                precision=float(arrays.precisions[0, i]),
+                weight=float(arrays.weights[0, i]),
+                log_term=float(arrays.log_terms[0, i]),
+                smoothed=(float(arrays.smoothed_matches[0, i]), float(arrays.smoothed_totals[0, i]))
+                != (float(matches), float(total)),
+            )
+        )
+    bp = float(arrays.bp[0])
+    return Explanation(
+        candidate=candidate,
+        references=tuple(present),
+        options=options,
+        candidate_tokens=tuple(cand_tokens),
+        reference_tokens=tuple(tuple(r) for r in ref_tokens),
+        orders=tuple(orders),
+        length=length,
+        bp=bp,
+        log_bp=math.log(bp) if bp > 0 else -math.inf,
+        used_orders=int(arrays.used_orders[0]),
+        score=float(arrays.score[0]),
+        no_unigram_match=not bool(stats.matches[0].any()),
+    )
+
+
+def smoothing_alternatives(explanation: Explanation) -> dict[str, float]:
+    """The score under each of sacreBLEU's smoothing methods (default values), other settings unchanged."""
+    stats = explanation.statistics()
+    out = {}
+    base = explanation.options
+    for method in SMOOTH_DEFAULTS:
+        options = make_options(
+            max_order=base.max_order,
+            weights=None if base.uniform_weights else base.weights,
+            tokenize=base.tokenize,
+            lowercase=base.lowercase,
+            smooth=method,
+            effective_order=base.effective_order,
+        )
+        out[method] = float(score_statistics(stats, options).score[0])
+    return out

@@ -1,0 +1,159 @@
+"""Validated BLEU settings shared by every entry point (API, CLI, pages)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Tokenizers understood by :func:`bleu_core.corpus_bleu`; names follow sacreBLEU.
+TOKENIZERS: tuple[str, ...] = ("13a", "intl", "zh", "char", "none", "ja-mecab")
+#: Smoothing methods of sacreBLEU and their default values.
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
+DEFAULT_MAX_ORDER = 4
+
+
+@dataclass(frozen=True, slots=True)
+class BleuOptions:
+    """Every knob of BLEU, validated once.
+
+    ``weights`` always holds ``max_order`` non-negative numbers summing to one;
+    ``uniform_weights`` records that the caller gave none, in which case the
+    score is the plain mean of the log precisions, exactly as sacreBLEU.
+    """
+
+    max_order: int = DEFAULT_MAX_ORDER
+    weights: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)
+    uniform_weights: bool = True
+    tokenize: str = "13a"
+    lowercase: bool = False
+    smooth: str = "exp"
+    smooth_value: float | None = None
+    effective_order: bool = False
+
+    @property
+    def smooth_amount(self) -> float:
+        """The value the smoothing method uses (its default when none was given)."""
+        if self.smooth_value is not None:
+            return self.smooth_value
+        default = SMOOTH_DEFAULTS[self.smooth]
+        return 0.0 if default is None else default
+
+    def signature(self, n_refs: int, version: str) -> str:
+        """A sacreBLEU-style signature; ``ngram`` and ``w`` appear only when not the defaults."""
+        smooth = self.smooth
+        if SMOOTH_DEFAULTS[self.smooth] is not None:
+            smooth += f"[{self.smooth_amount:.2f}]"
+        parts = [
+            f"nrefs:{n_refs if n_refs >= 0 else 'var'}",
+            f"case:{'lc' if self.lowercase else 'mixed'}",
+            f"eff:{'yes' if self.effective_order else 'no'}",
+            f"tok:{self.tokenize}",
+            f"smooth:{smooth}",
+        ]
+        if self.max_order != DEFAULT_MAX_ORDER:
+            parts.append(f"ngram:{self.max_order}")
+        if not self.uniform_weights:
+            parts.append("w:" + ",".join(f"{w:.4g}" for w in self.weights))
+        parts.append(f"version:bleu_core-{version}")
+        return "|".join(parts)
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral) and int(value) in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False; got {value!r}")
+
+
+def _check_max_order(max_order: object) -> int:
+    if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral):
+        if isinstance(max_order, float) and max_order.is_integer():
+            max_order = int(max_order)
+        else:
+            raise TypeError(f"max_order must be a whole number >= 1; got {max_order!r}")
+    order = int(max_order)
+    if order < 1:
+        raise ValueError(f"max_order must be at least 1; got {order}")
+    return order
+
+
+def _check_weights(weights: object) -> tuple[float, ...]:
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
+        raise TypeError(f"weights must be a sequence of numbers, one per n-gram order; got {weights!r}")
+    values: list[float] = []
+    for n, weight in enumerate(list(weights), start=1):
+        if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+            raise TypeError(f"weights must be numbers; got {weight!r} for {n}-grams")
+        value = float(weight)
+        if not math.isfinite(value):
+            raise ValueError(f"weights must be finite; got {value} for {n}-grams")
+        if value < 0:
+            raise ValueError(f"weights must be non-negative; got {value:g} for {n}-grams")
+        values.append(value)
+    if not values:
+        raise ValueError("weights must name at least one n-gram order; got an empty sequence")
+    total = math.fsum(values)
+    if total <= 0:
+        raise ValueError("weights must have a positive sum; all weights are zero")
+    return tuple(value / total for value in values)
+
+
+def make_options(
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: object = None,
+    effective_order: bool = False,
+) -> BleuOptions:
+    """Validate user settings and build :class:`BleuOptions`.
+
+    Weights are normalized to sum to one (as MATLAB's bleuEvaluationScore does);
+    their length sets ``max_order`` when ``max_order`` is not given.
+    """
+    order = None if max_order is None else _check_max_order(max_order)
+    if weights is None:
+        order = DEFAULT_MAX_ORDER if order is None else order
+        normalized = tuple(1.0 / order for _ in range(order))
+        uniform = True
+    else:
+        normalized = _check_weights(weights)
+        if order is None:
+            order = len(normalized)
+        elif len(normalized) != order:
+            raise ValueError(
+                f"weights has {len(normalized)} values but max_order is {order}; give one weight per order"
+            )
+        uniform = False
+    if not isinstance(tokenize, str):
+        raise TypeError(f"tokenize must be a tokenizer name; got {tokenize!r}")
+    if tokenize not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {tokenize!r}; choose one of {', '.join(TOKENIZERS)}")
+    if not isinstance(smooth, str):
+        raise TypeError(f"smooth must be a smoothing method name; got {smooth!r}")
+    if smooth not in SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown smoothing method {smooth!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}")
+    value: float | None = None
+    if smooth_value is not None:
+        if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
+            raise TypeError(f"smooth_value must be a number; got {smooth_value!r}")
+        value = float(smooth_value)
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
+    return BleuOptions(
+        max_order=order,
+        weights=normalized,
+        uniform_weights=uniform,
+        tokenize=tokenize,
+        lowercase=_check_bool("lowercase", lowercase),
+        smooth=smooth,
+        smooth_value=value,
+        effective_order=_check_bool("effective_order", effective_order),
+    )

@@ -1,0 +1,94 @@
+"""Reading text files of segments: one segment per line, as the CLI and the page uploaders need.
+
+Accepted: UTF-8 with or without BOM, UTF-16/UTF-32 with BOM; CRLF, CR and LF line
+endings; a final newline or none.  Rejected with a message naming the file (and the
+line where possible): undecodable bytes, NUL bytes (binary content).
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Sequence
+from pathlib import Path
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+class InputFileError(ValueError):
+    """A file cannot be used as segments; the message says which file, where and how to fix it."""
+
+    def __init__(self, name: str, problem: str, line: int | None = None) -> None:
+        self.name = name
+        self.problem = problem
+        self.line = line
+        where = f" (line {line})" if line is not None else ""
+        super().__init__(f"{name}{where}: {problem}")
+
+
+def detect_encoding(data: bytes) -> str:
+    """The codec for ``data``: by byte-order mark, else UTF-8."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding
+    return "utf-8"
+
+
+def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
+    """Segments of a file's bytes: decoded, line endings normalized, no extra segment for a final newline."""
+    encoding = detect_encoding(data)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        byte = data[error.start : error.start + 1].hex().upper()
+        raise InputFileError(
+            name,
+            f"not valid {encoding.upper().replace('-SIG', '')} (byte 0x{byte} at offset {error.start}); "
+            "save the file as UTF-8 and try again",
+            line,
+        ) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputFileError(name, "contains a NUL byte: this looks like a binary file, not text", line)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text:
+        return []
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text.split("\n")
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """Segments of the file at ``path`` (see :func:`decode_lines`)."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputFileError(name, "no such file") from None
+    except IsADirectoryError:
+        raise InputFileError(name, "is a directory, not a file") from None
+    except OSError as error:
+        raise InputFileError(name, f"cannot be read ({error.strerror})") from None
+    return decode_lines(data, name)
+
+
+def check_line_counts(hypotheses: tuple[str, Sequence[str]], references: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Every reference file needs as many lines as the hypothesis file; say which file and both counts if not."""
+    hyp_name, hyp_lines = hypotheses
+    for ref_name, ref_lines in references:
+        if len(ref_lines) != len(hyp_lines):
+            if not hyp_lines:
+                problem = f"is empty but reference {ref_name} has {len(ref_lines)} lines"
+                raise InputFileError(hyp_name, problem)
+            raise InputFileError(
+                ref_name,
+                f"has {len(ref_lines)} lines but the hypothesis {hyp_name} has {len(hyp_lines)}; "
+                "each line must be the reference of the hypothesis line with the same number",
+            )

@@ -1,0 +1,124 @@
+"""The CLI and the file reader: same numbers as the API, clear one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bleu_core
+from bleu_core.reader import InputFileError, decode_lines
+
+HYP = ["The cat sat on the mat.", "A dog barked twice."]
+REF = ["The cat is on the mat.", "The dog barked twice."]
+
+
+def cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "bleu_core", *args], input=stdin, capture_output=True, check=False, timeout=120
+    )
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("\n".join(HYP) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(REF) + "\n", encoding="utf-8")
+    return hyp, ref
+
+
+def test_json_output_equals_api(files: tuple[Path, Path]) -> None:
+    hyp, ref = files
+    done = cli(str(ref), "-i", str(hyp))
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    expected = bleu_core.corpus_bleu(HYP, [REF])
+    assert record["score"] == expected.score_100
+    assert record["counts"] == list(expected.counts)
+    assert record["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu_core-")
+
+
+def test_stdin_score_only_and_width(files: tuple[Path, Path]) -> None:
+    hyp, ref = files
+    done = cli(str(ref), "-b", "-w", "3", stdin=hyp.read_bytes())
+    assert done.stdout.strip() == f"{bleu_core.corpus_bleu(HYP, [REF]).score_100:.3f}"
+
+
+def test_options_reach_the_score(files: tuple[Path, Path]) -> None:
+    hyp, ref = files
+    args = ["-tok", "none", "-lc", "-s", "floor", "--smooth-value", "0.2", "--weights", "1,1", "-b", "-w", "6"]
+    done = cli(str(ref), "-i", str(hyp), *args)
+    expected = bleu_core.corpus_bleu(
+        HYP, [REF], tokenize="none", lowercase=True, smooth="floor", smooth_value=0.2, weights=[1, 1]
+    )
+    assert done.stdout.strip() == f"{expected.score_100:.6f}"
+
+
+def test_sentence_level_json_lines(files: tuple[Path, Path]) -> None:
+    hyp, ref = files
+    done = cli(str(ref), "-i", str(hyp), "-sl")
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["segment"] for r in records] == [1, 2]
+    expected = bleu_core.sentence_scores(HYP, [REF])
+    assert [r["score"] for r in records] == [100 * s for s in expected]
+
+
+def test_text_format(files: tuple[Path, Path]) -> None:
+    hyp, ref = files
+    done = cli(str(ref), "-i", str(hyp), "-f", "text")
+    assert done.stdout.startswith("BLEU = ") and "signature: nrefs:1" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b"The cat\n\xe9t\xe9\n", "(line 2): not valid UTF-8 (byte 0xE9"),
+        (b"The cat\x00\nx\n", "(line 1): contains a NUL byte"),
+        (b"only one line\n", "has 1 lines but the hypothesis"),
+        (b"", "is empty but reference"),
+    ],
+)
+def test_bad_files_exit_2_with_one_line(
+    files: tuple[Path, Path], tmp_path: Path, content: bytes, fragment: str
+) -> None:
+    _, ref = files
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(content)
+    order = [str(bad), "-i", str(ref)] if b"one line" in content else [str(ref), "-i", str(bad)]
+    done = cli(*order)
+    assert done.returncode == 2
+    assert fragment in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "bad.txt" in done.stderr
+
+
+def test_missing_file(files: tuple[Path, Path]) -> None:
+    done = cli("no-such-file.txt", "-i", str(files[0]))
+    assert done.returncode == 2 and "no-such-file.txt: no such file" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "encoded",
+    [
+        "\n".join(HYP).encode("utf-8"),
+        b"\xef\xbb\xbf" + "\n".join(HYP).encode("utf-8") + b"\n",
+        "\n".join(HYP).encode("utf-16"),
+        "\ufeff".encode("utf-16-be") + "\n".join(HYP).encode("utf-16-be"),
+        "\r\n".join(HYP).encode("utf-8") + b"\r\n",
+        "\r".join(HYP).encode("utf-8"),
+    ],
+    ids=["no-final-newline", "utf8-bom", "utf16-le-bom", "utf16-be-bom", "crlf", "lone-cr"],
+)
+def test_encodings_and_line_endings_read_the_same(encoded: bytes) -> None:
+    assert decode_lines(encoded, "f.txt") == HYP
+
+
+def test_reader_errors_name_the_file() -> None:
+    with pytest.raises(InputFileError, match=r"sys.txt \(line 3\)"):
+        decode_lines(b"a\nb\n\xff\xfe\xfd\n", "sys.txt")
+    assert decode_lines(b"", "empty.txt") == []
+    assert decode_lines(b"\n\n", "blank.txt") == ["", ""]

@@ -1,0 +1,101 @@
+"""Hypothesis-generated corpora and text: identical to sacreBLEU in every setting."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
+from sacrebleu.metrics.bleu import _get_tokenizer
+
+import bleu_core
+from tests.conftest import Pair, read_plain
+
+# Small vocabularies make matches, repeats and ties likely; odd characters exercise the tokenizers.
+WORDS = ["the", "cat", "a", "mat", "on", "is", "The", "CAT", "3.5", "1,000", "x-y", "2-3", "&amp;", "&quot;"]
+ODD = [*".,;:!?-'\"()[]{}<>/&%$#@^*_~`|+=", "é", "ß", "Σ", "ς", "猫", "の", "\u0301", "\u200b", "\ufeff", "\t"]
+word = st.sampled_from(WORDS)
+odd_text = st.text(alphabet=st.sampled_from(ODD + list("abc019 ")), max_size=30)
+line = st.one_of(st.lists(word, max_size=12).map(" ".join), odd_text)
+SETTINGS = st.fixed_dictionaries(
+    {
+        "tokenize": st.sampled_from(["13a", "intl", "zh", "char", "none"]),
+        "smooth": st.sampled_from(["none", "floor", "add-k", "exp"]),
+        "max_order": st.integers(1, 6),
+        "effective_order": st.booleans(),
+        "lowercase": st.booleans(),
+    }
+)
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str]]]:
+    n = draw(st.integers(1, 6))  # sacreBLEU itself fails on an empty corpus
+    k = draw(st.integers(1, 3))
+    hyps = draw(st.lists(line, min_size=n, max_size=n))
+    refs = [draw(st.lists(line, min_size=n, max_size=n)) for _ in range(k)]
+    return hyps, refs
+
+
+@given(corpora(), SETTINGS)
+def test_corpus_bleu_equals_sacrebleu(corpus: tuple[list[str], list[list[str]]], settings: dict) -> None:
+    hyps, refs = corpus
+    theirs = BLEU(
+        tokenize=settings["tokenize"],
+        smooth_method=settings["smooth"],
+        max_ngram_order=settings["max_order"],
+        effective_order=settings["effective_order"],
+        lowercase=settings["lowercase"],
+    ).corpus_score(hyps, refs)
+    ours = bleu_core.corpus_bleu(hyps, refs, **settings)
+    assert abs(ours.score_100 - theirs.score) <= 1e-9
+    assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
+    if settings["smooth"] != "add-k":
+        assert list(ours.counts) == list(theirs.counts)
+        assert list(ours.totals) == list(theirs.totals)
+
+
+@given(st.lists(line, min_size=1, max_size=5), SETTINGS)
+def test_sentence_scores_equal_sacrebleu(hyps: list[str], settings: dict) -> None:
+    refs = [list(reversed(hyps)), [h[::-1] for h in hyps]]
+    metric = BLEU(
+        tokenize=settings["tokenize"],
+        smooth_method=settings["smooth"],
+        max_ngram_order=settings["max_order"],
+        effective_order=settings["effective_order"],
+        lowercase=settings["lowercase"],
+    )
+    expected = [metric.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
+    ours = bleu_core.sentence_scores(hyps, refs, **settings)
+    assert [round(100 * o, 9) for o in ours] == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", ["13a", "char", "none", "zh", "intl"])
+@given(st.lists(st.one_of(line, st.text(max_size=40)), max_size=8), st.booleans())
+def test_tokenizers_equal_sacrebleu_on_generated_text(name: str, lines: list[str], lowercase: bool) -> None:
+    sacre = _get_tokenizer(name)()
+    expected = [sacre((text.lower() if lowercase else text).rstrip()).split() for text in lines]
+    assert bleu_core.tokenize_lines(lines, name, lowercase) == expected
+
+
+def test_tokenizers_equal_sacrebleu_on_every_wmt22_file(pairs: list[Pair]) -> None:
+    checked = 0
+    for pair in pairs:
+        for path in (*pair.references, *pair.systems):
+            lines = read_plain(path)
+            for name in {"13a", "char", pair.tokenize}:
+                sacre = _get_tokenizer(name)()
+                assert bleu_core.tokenize_lines(lines, name) == [sacre(x.rstrip()).split() for x in lines], path.name
+                checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a-\nb", "a-<skipped>\nb", "x\n\ny", "end.\n", "1.\n.5", "&amp;quot;", "<SKIPPED>", "a.\x85", "Σ\nΣa", "ΑΣ"],
+)
+def test_13a_edge_cases_with_embedded_line_breaks(text: str) -> None:
+    sacre = _get_tokenizer("13a")()
+    for lowercase in (False, True):
+        source = text.lower() if lowercase else text
+        assert bleu_core.tokenize_lines([text, "x", text], "13a", lowercase)[0] == sacre(source.rstrip()).split()
