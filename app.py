@@ -1,0 +1,13 @@
+"""BLEU Explorer: entry point. Pages are listed explicitly; each one also runs on its own."""
+
+import streamlit as st
+
+st.set_page_config(page_title="BLEU Explorer", page_icon="🔵", layout="wide")
+
+navigation = st.navigation(
+    [
+        st.Page("pages/explain.py", title="Explain", icon=":material/search:", default=True),
+        st.Page("pages/home.py", title="About BLEU", icon=":material/menu_book:"),
+    ]
+)
+navigation.run()

@@ -1,0 +1,1 @@
+"""Streamlit pages and their shared helpers (views: DataFrames and charts; cached: core calls; state: keys)."""
