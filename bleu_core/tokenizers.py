@@ -13,22 +13,33 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import chain
 
-# The four substitutions of mteval-v13a (sacreBLEU's TokenizerRegexp), in order.
-# The first one pads single punctuation characters; str.translate does that in C.
+# The four substitutions of mteval-v13a (sacreBLEU's TokenizerRegexp), in order.  The first pads single
+# punctuation characters and is done with str.replace; the space in its character class is left out, since
+# padding a space with spaces changes no token.
 _PUNCTUATION = '{|}~[\\]^_`!"#$%&()*+:;<=>?@/'
-_PAD_PUNCTUATION = str.maketrans({c: f" {c} " for c in _PUNCTUATION})
+_PUNCTUATION_SET = frozenset(_PUNCTUATION)
 _PERIOD_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([\.,])")
 _PERIOD_COMMA_BEFORE_NON_DIGIT = re.compile(r"([\.,])([^0-9])")
 _DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
+_NEEDS_DIGIT_RULES = re.compile(r"[.,]|[0-9]-")
 
 
-def _regexp_13a(text: str) -> str:
-    """Apply the mteval-v13a punctuation rules to ``text`` (one or many padded lines)."""
-    text = text.translate(_PAD_PUNCTUATION)
-    text = _PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
+def _pad_punctuation(text: str) -> str:
+    for char in _PUNCTUATION_SET.intersection(text):
+        text = text.replace(char, f" {char} ")
+    return text
+
+
+def _digit_rules(chunk: str) -> list[str]:
+    """Rules 2-4 of 13a on one whitespace-free chunk, with the spaces that surround it in the text."""
+    head = chunk[:-1]
+    if head and chunk[-1] in ".," and "." not in head and "," not in head and "-" not in head:
+        return [head, chunk[-1]]  # the common "word." / "word,": rule 3 splits the final mark off
+    text = _PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", f" {chunk} ")
     text = _PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    return _DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
+    return _DASH_AFTER_DIGIT.sub(r"\1 \2 ", text).split()
 
 
 def _fold_newlines(line: str) -> str:
@@ -37,21 +48,32 @@ def _fold_newlines(line: str) -> str:
 
 
 def _tokenize_13a(lines: Sequence[str]) -> list[list[str]]:
-    """13a over the joined corpus.
+    """13a over the joined corpus, identical to sacreBLEU's line-by-line tokenization.
 
-    Each line is padded with spaces as sacreBLEU does, and lines are joined with
-    a line feed: none of the four rules can match across `` \\n `` because the
-    characters around it are spaces, so the result equals line-by-line
-    tokenization.
+    Rule 1 (pad punctuation) acts on single characters, so it runs once over the joined text.  Rules 2-4
+    (periods, commas and dashes next to digits) never reach across whitespace: every match lies inside one
+    whitespace-free chunk plus the space before and after it, and consuming that space cannot change the
+    next chunk's matches (rule 2 ends a match on the period or comma, rule 3 starts one there).  So they run
+    once per distinct chunk that contains a period, a comma or a digit-dash, and the chunk's pieces replace
+    it wherever it occurs.
     """
+    if not lines:
+        return []
     joined = "\n".join(lines)
-    if joined.count("\n") != max(len(lines) - 1, 0):
+    if joined.count("\n") != len(lines) - 1:
         joined = "\n".join(_fold_newlines(line) if "\n" in line else line for line in lines)
     joined = joined.replace("<skipped>", "")
     if "&" in joined:
         joined = joined.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    joined = _regexp_13a(" " + joined.replace("\n", " \n ") + " ")
-    return [line.split() for line in joined.split("\n")] if lines else []
+    tokenized = [line.split() for line in _pad_punctuation(joined).split("\n")]
+    chunks = set(chain.from_iterable(tokenized))
+    pieces = {chunk: _digit_rules(chunk) for chunk in chunks if _NEEDS_DIGIT_RULES.search(chunk)}
+    if not pieces:
+        return tokenized
+    keep = [[chunk] for chunk in chunks.difference(pieces)]
+    expand = dict(zip(chunks.difference(pieces), keep, strict=True))
+    expand.update(pieces)
+    return [list(chain.from_iterable(map(expand.__getitem__, tokens))) for tokens in tokenized]
 
 
 def _tokenize_char(lines: Sequence[str]) -> list[list[str]]:
