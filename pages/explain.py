@@ -124,7 +124,7 @@ def sidebar() -> tuple[dict[str, Any] | None, list[float]]:
         max_n = ss[S.MAX_N]
         st.markdown("**n-gram weights** (normalized to sum to 1)")
         cols = st.columns(3)
-        cols[0].button("uniform", on_click=on_weights, args=("uniform",), help="equal weight for every order")
+        cols[0].button("equal", on_click=on_weights, args=("uniform",), help="equal weight for every order")
         cols[1].button("BLEU-k", on_click=on_weights, args=("cumulative",), help="cumulative: orders 1..k")
         cols[2].button("k-gram", on_click=on_weights, args=("individual",), help="individual: order k only")
         st.number_input("k for the shortcuts", 1, S.MAX_ORDER_LIMIT, value=min(2, max_n), key="ex_k")
