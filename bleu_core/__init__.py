@@ -11,6 +11,14 @@ from .api import (
 )
 from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
 from .scoring import ScoreArrays, brevity_penalty, score_statistics
+from .significance import (
+    PairedResult,
+    bootstrap_ci,
+    bootstrap_ci_from_stats,
+    paired_test,
+    paired_test_from_stats,
+    pairwise_p_values,
+)
 from .statistics import PreparedReferences, SegmentStats, prepare_references, segment_statistics
 from .tokenizers import tokenize_line, tokenize_lines
 
@@ -19,14 +27,20 @@ __all__ = [
     "TOKENIZERS",
     "BleuOptions",
     "BleuResult",
+    "PairedResult",
     "PreparedReferences",
     "ScoreArrays",
     "SegmentStats",
     "__version__",
+    "bootstrap_ci",
+    "bootstrap_ci_from_stats",
     "brevity_penalty",
     "corpus_bleu",
     "corpus_statistics",
     "make_options",
+    "paired_test",
+    "paired_test_from_stats",
+    "pairwise_p_values",
     "prepare_references",
     "result_from_statistics",
     "score_statistics",
