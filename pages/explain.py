@@ -7,7 +7,7 @@ from typing import Any
 import streamlit as st
 
 from bleu_core.examples import DEFAULT_PRESET, PRESETS, Preset
-from bleu_core.explain import smoothing_alternatives
+from bleu_core.explain import nltk_smoothing_scores, smoothing_alternatives
 from bleu_core.reader import InputFileError
 from pages import cached, views
 from pages import state as S
@@ -247,6 +247,13 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
     if trace.no_unigram_match:
         st.markdown("No unigram of the candidate is in any reference, so BLEU is 0 whatever the smoothing.")
     st.markdown(f"**BLEU = {trace.score:.4f}** ({trace.score_100:.2f} on the 0–100 scale)")
+
+    with st.expander("The same tokens under NLTK's smoothing methods 0-7 (Chen & Cherry 2014)"):
+        nltk = nltk_smoothing_scores(trace)
+        st.dataframe(
+            {"NLTK smoothing": list(nltk), "sentence_bleu": [views.fmt(v) for v in nltk.values()]}, hide_index=True
+        )
+        st.caption("NLTK substitutes a tiny number for zero precisions (method0) instead of returning 0.")
 
     cols = st.columns(2)
     cols[0].download_button("Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md")

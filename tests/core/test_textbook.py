@@ -112,3 +112,17 @@ def test_matlab_fast_brown_fox_summary() -> None:
     assert round(four.score, 4) == 0.7825
     assert round(two.score, 4) == 0.8367
     assert two.score == pytest.approx(math.sqrt(9 / 10 * 7 / 9), rel=1e-12)
+
+
+def test_nltk_smoothing_table_equals_real_nltk() -> None:
+    from nltk.translate.bleu_score import SmoothingFunction
+
+    from bleu_core.explain import nltk_smoothing_scores
+
+    trace = explain("the cat the cat on the mat", CAT_REFS, **TEXTBOOK)  # type: ignore[arg-type]
+    scores = nltk_smoothing_scores(trace)
+    smoothing = SmoothingFunction()
+    refs = [ref.split() for ref in CAT_REFS]
+    for i in range(8):
+        expected = nltk_sentence_bleu(refs, trace.candidate_tokens, smoothing_function=getattr(smoothing, f"method{i}"))
+        assert scores[f"method{i}"] == pytest.approx(expected, rel=1e-12)

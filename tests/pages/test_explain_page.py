@@ -141,3 +141,9 @@ def test_hostile_text_is_escaped_in_html() -> None:
     html_blocks = [str(element.proto.body) for element in at.get("html")]
     assert html_blocks and all("<img" not in block and "<script" not in block for block in html_blocks)
     assert any("&lt;img" in block for block in html_blocks)
+
+
+def test_nltk_smoothing_methods_are_listed() -> None:
+    at = page()
+    table = at.dataframe[-1].value
+    assert list(table["NLTK smoothing"]) == [f"method{i}" for i in range(8)]
