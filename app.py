@@ -7,6 +7,7 @@ st.set_page_config(page_title="BLEU Explorer", page_icon="🔵", layout="wide")
 navigation = st.navigation(
     [
         st.Page("pages/explain.py", title="Explain", icon=":material/search:", default=True),
+        st.Page("pages/corpus.py", title="Corpus", icon=":material/table_chart:"),
         st.Page("pages/home.py", title="About BLEU", icon=":material/menu_book:"),
     ]
 )

@@ -9,8 +9,10 @@ import streamlit as st
 from bleu_core.examples import DEFAULT_PRESET, PRESETS, Preset
 from bleu_core.explain import nltk_smoothing_scores, smoothing_alternatives
 from bleu_core.reader import InputFileError
-from pages import cached, views
+from pages import cached, ensure_app_navigation, views, walkthrough
 from pages import state as S
+
+ensure_app_navigation()
 
 CUSTOM = "(your own text)"
 PRESET_BY_NAME = {p.name: p for p in PRESETS}
@@ -205,48 +207,7 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
             + "; ".join(f"{name} → {score:.4f}" for name, score in alternatives.items())
         )
 
-    st.subheader("Tokens and n-grams")
-    highlight = st.segmented_control(
-        "highlight n-grams of order", list(range(1, trace.options.max_order + 1)), key=S.HIGHLIGHT
-    )
-    order = trace.orders[(highlight or 1) - 1]
-    st.html(views.tokens_html(trace.candidate_tokens, views.candidate_marks(order), "candidate"))
-    for k, tokens in enumerate(trace.reference_tokens):
-        st.html(views.tokens_html(tokens, views.reference_marks(trace, order, k), views.ref_label(k)))
-    st.html(views.ngram_chips_html(order))
-    st.caption(
-        "Green: matched. Orange: clipped away (more than any single reference has). Red: in no reference. "
-        "The superscript names the reference that supplies the max count."
-    )
-
-    st.subheader("Clipped counts")
-    tabs = st.tabs([f"{o.order}-grams" for o in trace.orders])
-    for tab, breakdown in zip(tabs, trace.orders, strict=True):
-        with tab:
-            st.dataframe(views.order_table(breakdown, len(trace.references)), hide_index=True, width="stretch")
-            line = f"**p{breakdown.order} = {breakdown.fraction} = {views.fmt(breakdown.raw_precision)}**"
-            if breakdown.smoothed:
-                line += (
-                    f" → smoothed ({trace.options.smooth}): {breakdown.smoothed_matches:g}/"
-                    f"{breakdown.smoothed_total:g} = {views.fmt(breakdown.precision)}"
-                )
-            st.markdown(line)
-
-    left, right = st.columns(2)
-    left.altair_chart(views.precision_chart(trace), width="stretch")
-    right.altair_chart(views.contribution_chart(trace), width="stretch")
-
-    st.subheader("Brevity penalty")
-    st.dataframe(views.length_frame(trace), hide_index=True)
-    st.markdown(f"c = {trace.length.candidate_length}: {trace.length.reason}.")
-    st.latex(views.bp_latex(trace))
-    st.markdown(f"Without the brevity penalty the score would be **{trace.score_without_bp:.4f}**.")
-
-    st.subheader("Score")
-    st.latex(views.score_latex(trace))
-    if trace.no_unigram_match:
-        st.markdown("No unigram of the candidate is in any reference, so BLEU is 0 whatever the smoothing.")
-    st.markdown(f"**BLEU = {trace.score:.4f}** ({trace.score_100:.2f} on the 0–100 scale)")
+    walkthrough.render(trace, S.HIGHLIGHT)
 
     with st.expander("The same tokens under NLTK's smoothing methods 0-7 (Chen & Cherry 2014)"):
         nltk = nltk_smoothing_scores(trace)

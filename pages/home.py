@@ -6,6 +6,9 @@ import streamlit as st
 
 from bleu_core import sentence_bleu
 from bleu_core.examples import DEFAULT_PRESET
+from pages import ensure_app_navigation
+
+ensure_app_navigation()
 
 st.title("BLEU Explorer")
 st.markdown(

@@ -14,6 +14,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,6 +42,15 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+#: The frontend probes a page URL's own path for these before falling back to the root; the 404s are harmless.
+_PROBES = ("/_stcore/health", "/_stcore/host-config")
+
+
+def record_console_error(tab: Any, message: Any) -> None:
+    if message.type == "error" and not str(message.location.get("url", "")).endswith(_PROBES):
+        tab.console_errors.append(message.text)
 
 
 @pytest.fixture(scope="session")
@@ -109,7 +119,7 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     tab = context.new_page()
     tab.console_errors = []
     tab.dialogs = []
-    tab.on("console", lambda message: tab.console_errors.append(message.text) if message.type == "error" else None)
+    tab.on("console", lambda message: record_console_error(tab, message))
     tab.on("dialog", lambda dialog: (tab.dialogs.append(dialog.message), dialog.dismiss()))
     request.node._page = tab
     yield tab

@@ -1,0 +1,59 @@
+"""The BLEU settings sidebar shared by the corpus-level pages (each page passes its own key prefix)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from pages import state as S
+
+
+def _set_uniform(prefix: str) -> None:
+    for n in range(1, S.MAX_ORDER_LIMIT + 1):
+        st.session_state[f"{prefix}_w{n}"] = 1.0
+
+
+def bleu_settings(prefix: str) -> dict[str, Any] | None:
+    """Tokenizer, case, smoothing, max n and weights in the sidebar; None while every weight is 0.
+
+    Defaults are sacreBLEU's corpus defaults (13a, mixed case, exp smoothing, 4-grams, equal weights).
+    """
+    ss = st.session_state
+    with st.sidebar:
+        st.header("Settings")
+        st.selectbox(
+            "tokenizer", list(S.TOKENIZER_LABELS), format_func=S.TOKENIZER_LABELS.__getitem__, key=f"{prefix}_tokenize"
+        )
+        st.checkbox("lowercase", key=f"{prefix}_lowercase")
+        smooth = st.selectbox(
+            "smoothing", list(S.SMOOTH_LABELS), index=3, format_func=S.SMOOTH_LABELS.__getitem__, key=f"{prefix}_smooth"
+        )
+        smooth_value = None
+        if smooth in ("floor", "add-k"):
+            default = 0.1 if smooth == "floor" else 1.0
+            smooth_value = st.number_input(
+                "smoothing value", 0.0, 100.0, value=default, step=0.05, key=f"{prefix}_smooth_value_{smooth}"
+            )
+        max_n = st.slider("max n (largest n-gram order)", 1, S.MAX_ORDER_LIMIT, value=4, key=f"{prefix}_max_n")
+        st.markdown("**n-gram weights** (normalized to sum to 1)")
+        raw = [st.slider(f"w{n}", 0.0, 1.0, value=1.0, step=0.05, key=f"{prefix}_w{n}") for n in range(1, max_n + 1)]
+        st.button("equal weights", on_click=_set_uniform, args=(prefix,), key=f"{prefix}_uniform")
+        total = sum(raw)
+        if total <= 0:
+            st.error("All weights are 0: give at least one order a positive weight.")
+            return None
+        uniform = len(set(raw)) == 1
+        if not uniform:
+            st.caption("normalized: " + ", ".join(f"w{n} = {w / total:.3f}" for n, w in enumerate(raw, 1)))
+    options: dict[str, Any] = {
+        "max_order": max_n,
+        "tokenize": ss[f"{prefix}_tokenize"],
+        "lowercase": ss[f"{prefix}_lowercase"],
+        "smooth": smooth,
+        "smooth_value": smooth_value,
+    }
+    if not uniform:
+        # Equal weights are left implicit so that the score is bit-identical to sacreBLEU's mean of logs.
+        options["weights"] = [w / total for w in raw]
+    return options

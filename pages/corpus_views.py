@@ -1,0 +1,210 @@
+"""Tables and charts of corpus-level analyses (no Streamlit calls; user text escaped or left to Streamlit)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from bleu_core import BleuResult
+from bleu_core.analysis import CorpusAnalysis, LengthBucket, NgramTally
+from pages.views import fmt, frame_csv
+
+SORTS = {
+    "sentence BLEU": "sentence BLEU",
+    "segment": "segment",
+    "leave-one-out effect": "leave-one-out Δ",
+    "length ratio c/r": "c/r",
+    "hypothesis length": "hyp len",
+    "reference length": "ref len",
+}
+
+
+def corpus_precision_frame(result: BleuResult) -> pd.DataFrame:
+    """One row per order: clipped matches / candidate n-grams over the whole corpus."""
+    return pd.DataFrame(
+        {
+            "n": [f"{n}-gram" for n in range(1, len(result.counts) + 1)],
+            "matches": list(result.counts),
+            "total": list(result.totals),
+            "p_n": list(result.precisions),
+            "fraction": [f"{m:,}/{t:,}" for m, t in zip(result.counts, result.totals, strict=True)],
+        }
+    )
+
+
+def corpus_precision_chart(result: BleuResult) -> alt.Chart:
+    frame = corpus_precision_frame(result)
+    frame["label"] = [f"{100 * p:.1f}%" for p in frame["p_n"]]
+    base = alt.Chart(frame).encode(
+        x=alt.X("n:N", title="order", sort=None),
+        y=alt.Y("p_n:Q", title="precision p_n", scale=alt.Scale(domain=[0, 1])),
+        tooltip=["n", "fraction", alt.Tooltip("p_n:Q", format=".4f")],
+    )
+    return (base.mark_bar(color="#3b6ea8") + base.mark_text(dy=-8).encode(text="label:N")).properties(
+        height=260, title="Corpus n-gram precisions"
+    )
+
+
+def terms_frame(analysis: CorpusAnalysis) -> pd.DataFrame:
+    """The summands of log BLEU and what each costs in BLEU points (0-100)."""
+    score = analysis.result.score_100
+    return pd.DataFrame(
+        {
+            "term": [f"w·log {t.name}" if t.name != "BP" else "log BP" for t in analysis.terms],
+            "weight": [t.weight for t in analysis.terms],
+            "value": [t.value for t in analysis.terms],
+            "BLEU if perfect": [100 * t.bleu_if_perfect for t in analysis.terms],
+            "points lost": [100 * t.bleu_if_perfect - score for t in analysis.terms],
+        }
+    )
+
+
+def terms_chart(analysis: CorpusAnalysis) -> alt.Chart:
+    frame = terms_frame(analysis)
+    frame["shown"] = [v if math.isfinite(v) else -10.0 for v in frame["value"]]
+    frame["label"] = [fmt(v, 3) for v in frame["value"]]
+    frame["costliest"] = frame["term"] == frame["term"][int(np.argmin(frame["value"]))]
+    base = alt.Chart(frame).encode(
+        x=alt.X("term:N", sort=None, title=None),
+        y=alt.Y("shown:Q", title="contribution to log BLEU"),
+        tooltip=["term", "label", alt.Tooltip("points lost:Q", format=".2f")],
+    )
+    bars = base.mark_bar().encode(color=alt.condition("datum.costliest", alt.value("#b3261e"), alt.value("#7a5195")))
+    return (bars + base.mark_text(dy=10).encode(text="label:N")).properties(
+        height=260, title="log BLEU = Σ w_n log p_n + log BP (red: costs the most)"
+    )
+
+
+def segment_frame(
+    analysis: CorpusAnalysis, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+) -> pd.DataFrame:
+    """Every segment: id, sentence BLEU (0-100), lengths, p_n, leave-one-out effect, and its text."""
+    stats = analysis.stats
+    frame = pd.DataFrame(
+        {
+            "segment": np.arange(1, len(stats) + 1),
+            "sentence BLEU": 100 * analysis.sentence,
+            "hyp len": stats.hyp_len,
+            "ref len": stats.ref_len,
+            "c/r": np.where(stats.ref_len > 0, stats.hyp_len / np.maximum(stats.ref_len, 1), np.nan),
+        }
+    )
+    for n in range(min(4, analysis.precisions.shape[1])):
+        frame[f"p{n + 1}"] = analysis.precisions[:, n]
+    frame["leave-one-out Δ"] = 100 * analysis.leave_one_out
+    frame["hypothesis"] = list(hypotheses)
+    frame["reference 1"] = ["" if line is None else line for line in references[0]]
+    return frame
+
+
+def filter_segments(
+    frame: pd.DataFrame,
+    score_range: tuple[float, float],
+    length_range: tuple[int, int],
+    sort: str,
+    ascending: bool,
+) -> pd.DataFrame:
+    """Rows with sentence BLEU and reference length in the ranges, sorted (ties by segment id)."""
+    keep = frame["sentence BLEU"].between(*score_range) & frame["ref len"].between(*length_range)
+    column = SORTS[sort]
+    return frame[keep].sort_values([column, "segment"], ascending=[ascending, True], kind="stable")
+
+
+def ratio_histogram(frame: pd.DataFrame) -> alt.Chart:
+    data = frame[["c/r"]].dropna().clip(upper=3.0)
+    return (
+        alt.Chart(data)
+        .mark_bar(color="#3b6ea8")
+        .encode(
+            x=alt.X("c/r:Q", bin=alt.Bin(step=0.1), title="hypothesis / reference length (capped at 3)"),
+            y=alt.Y("count():Q", title="segments"),
+            tooltip=[alt.Tooltip("count():Q", title="segments")],
+        )
+        .properties(height=240, title="Length ratio per segment (1 = same length)")
+    )
+
+
+def bucket_frame(buckets: Sequence[LengthBucket]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "reference length": [b.label for b in buckets],
+            "segments": [b.segments for b in buckets],
+            "mean sentence BLEU": [100 * b.mean_sentence_bleu for b in buckets],
+            "corpus BLEU of bucket": [100 * b.corpus_bleu for b in buckets],
+            "c/r": [b.hyp_len / b.ref_len if b.ref_len else float("nan") for b in buckets],
+        }
+    )
+
+
+def bucket_chart(buckets: Sequence[LengthBucket]) -> alt.Chart:
+    frame = bucket_frame(buckets).melt(
+        id_vars=["reference length", "segments"], value_vars=["mean sentence BLEU", "corpus BLEU of bucket"]
+    )
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("reference length:N", sort=None, title="reference length (tokens)"),
+            xOffset="variable:N",
+            y=alt.Y("value:Q", title="BLEU (0–100)"),
+            color=alt.Color("variable:N", title=None, legend=alt.Legend(orient="bottom")),
+            tooltip=["reference length", "segments", "variable", alt.Tooltip("value:Q", format=".2f")],
+        )
+        .properties(height=240, title="BLEU by reference length")
+    )
+
+
+def tally_frame(tallies: Sequence[NgramTally], what: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "n-gram": [t.ngram for t in tallies],
+            what: [t.count for t in tallies],
+            "segments": [t.segments for t in tallies],
+        }
+    )
+
+
+def segments_csv(frame: pd.DataFrame) -> str:
+    return frame_csv(frame)
+
+
+def segments_json(analysis: CorpusAnalysis, hypotheses: Sequence[str]) -> str:
+    """The corpus result and every segment's statistics, as JSON."""
+    stats = analysis.stats
+    segments = [
+        {
+            "segment": i + 1,
+            "sentence_bleu": float(100 * analysis.sentence[i]),
+            "hyp_len": int(stats.hyp_len[i]),
+            "ref_len": int(stats.ref_len[i]),
+            "matches": [int(m) for m in stats.matches[i]],
+            "totals": [int(t) for t in stats.totals[i]],
+            "leave_one_out": float(100 * analysis.leave_one_out[i]),
+            "hypothesis": hypotheses[i],
+        }
+        for i in range(len(stats))
+    ]
+    result = analysis.result
+    payload = {
+        "corpus": result.to_dict(),
+        "sentence_signature": analysis.sentence_options.signature(result.n_refs, result.signature.rsplit("-", 1)[-1]),
+        "segments": segments,
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=1)
+
+
+def bp_latex(c: int, r: int, bp: float) -> str:
+    """BP with the corpus lengths substituted."""
+    if c > r:
+        return rf"c = {c:,} > r = {r:,} \Rightarrow \mathrm{{BP}} = 1"
+    if c == 0:
+        return r"c = 0 \Rightarrow \mathrm{BP} = 0"
+    return (
+        rf"c = {c:,} \le r = {r:,},\ c/r = {c / r:.4f} \Rightarrow \mathrm{{BP}} = e^{{1 - r/c}} = "
+        rf"e^{{1 - {r}/{c}}} = {bp:.4f}"
+    )
