@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import numbers
 from collections.abc import Sequence
@@ -14,6 +15,8 @@ TOKENIZERS: tuple[str, ...] = ("13a", "intl", "zh", "char", "none", "ja-mecab")
 #: Smoothing methods of sacreBLEU and their default values.
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 DEFAULT_MAX_ORDER = 4
+#: The largest n-gram order accepted: far beyond any use of BLEU, small enough to keep the count arrays small.
+LARGEST_MAX_ORDER = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +66,8 @@ class BleuOptions:
 
 
 def _check_bool(name: str, value: object) -> bool:
-    if isinstance(value, bool):
-        return value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
     if isinstance(value, numbers.Integral) and int(value) in (0, 1):
         return bool(value)
     raise TypeError(f"{name} must be True or False; got {value!r}")
@@ -79,17 +82,33 @@ def _check_max_order(max_order: object) -> int:
     order = int(max_order)
     if order < 1:
         raise ValueError(f"max_order must be at least 1; got {order}")
+    if order > LARGEST_MAX_ORDER:
+        raise ValueError(f"max_order must be at most {LARGEST_MAX_ORDER} (BLEU normally uses 4); got {order}")
     return order
 
 
+def _as_float(name: str, value: numbers.Real) -> float:
+    """``float(value)``, with numbers too large for a float reported as not finite."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be finite; got a number too large for a float ({value!r:.40})") from None
+
+
 def _check_weights(weights: object) -> tuple[float, ...]:
-    if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
-        raise TypeError(f"weights must be a sequence of numbers, one per n-gram order; got {weights!r}")
+    if (
+        isinstance(weights, (str, bytes))
+        or not isinstance(weights, (Sequence, np.ndarray))
+        or (isinstance(weights, np.ndarray) and weights.ndim != 1)
+    ):
+        raise TypeError(f"weights must be a sequence of numbers, one per n-gram order; got {weights!r:.60}")
+    if len(weights) > LARGEST_MAX_ORDER:
+        raise ValueError(f"weights has {len(weights)} values; give one per n-gram order, at most {LARGEST_MAX_ORDER}")
     values: list[float] = []
     for n, weight in enumerate(list(weights), start=1):
         if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
-            raise TypeError(f"weights must be numbers; got {weight!r} for {n}-grams")
-        value = float(weight)
+            raise TypeError(f"weights must be numbers; got {weight!r:.40} for {n}-grams")
+        value = _as_float("weights", weight)
         if not math.isfinite(value):
             raise ValueError(f"weights must be finite; got {value} for {n}-grams")
         if value < 0:
@@ -97,10 +116,20 @@ def _check_weights(weights: object) -> tuple[float, ...]:
         values.append(value)
     if not values:
         raise ValueError("weights must name at least one n-gram order; got an empty sequence")
-    total = math.fsum(values)
-    if total <= 0:
-        raise ValueError("weights must have a positive sum; all weights are zero")
+    largest = max(values)
+    if largest <= 0:
+        raise ValueError("weights must have a positive sum; all weights are zero (give at least one order weight > 0)")
+    try:
+        total = math.fsum(values)
+    except OverflowError:  # weights near the float maximum: scale by the largest first
+        values = [value / largest for value in values]
+        total = math.fsum(values)
     return tuple(value / total for value in values)
+
+
+def _mecab_available() -> bool:
+    """Whether sacreBLEU's ja-mecab tokenizer can run (it needs the optional MeCab and ipadic packages)."""
+    return all(importlib.util.find_spec(module) is not None for module in ("MeCab", "ipadic"))
 
 
 def make_options(
@@ -136,6 +165,11 @@ def make_options(
         raise TypeError(f"tokenize must be a tokenizer name; got {tokenize!r}")
     if tokenize not in TOKENIZERS:
         raise ValueError(f"unknown tokenizer {tokenize!r}; choose one of {', '.join(TOKENIZERS)}")
+    if tokenize == "ja-mecab" and not _mecab_available():
+        raise ValueError(
+            "tokenizer 'ja-mecab' needs MeCab and its IPA dictionary, which are not installed; "
+            "install them with pip install 'sacrebleu[ja]', or use tokenize='char' for Japanese"
+        )
     if not isinstance(smooth, str):
         raise TypeError(f"smooth must be a smoothing method name; got {smooth!r}")
     if smooth not in SMOOTH_DEFAULTS:
@@ -143,8 +177,8 @@ def make_options(
     value: float | None = None
     if smooth_value is not None:
         if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
-            raise TypeError(f"smooth_value must be a number; got {smooth_value!r}")
-        value = float(smooth_value)
+            raise TypeError(f"smooth_value must be a number; got {smooth_value!r:.40}")
+        value = _as_float("smooth_value", smooth_value)
         if not math.isfinite(value) or value < 0:
             raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
     return BleuOptions(

@@ -39,13 +39,36 @@ def detect_encoding(data: bytes) -> str:
     return "utf-8"
 
 
+def _line_number(before: str) -> int:
+    """The 1-based line that follows the text ``before`` (CRLF, CR and LF each end a line)."""
+    return before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+
+
+def _line_of(data: bytes, offset: int, encoding: str) -> int:
+    """The line holding byte ``offset`` (counted in the decoded text, so UTF-16 counts right)."""
+    return _line_number(data[:offset].decode(encoding, errors="replace"))
+
+
+def _nul_problem(data: bytes, encoding: str) -> str:
+    """Why a NUL character is there, and what to do about it."""
+    if (encoding == "utf-8" and data[1:2] == b"\x00") or data[:1] == b"\x00":
+        return (
+            "contains NUL bytes: this looks like UTF-16 without a byte-order mark or a binary file; "
+            "save it as UTF-8 text (one segment per line) and try again"
+        )
+    return "contains a NUL byte: this looks like a binary file, not text; give a plain-text file, one segment per line"
+
+
 def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
     """Segments of a file's bytes: decoded, line endings normalized, no extra segment for a final newline."""
     encoding = detect_encoding(data)
+    if encoding.startswith("utf-8") and b"\x00" in data:
+        # In UTF-8 a NUL byte is a NUL character: report binary content before any decoding error it causes.
+        raise InputFileError(name, _nul_problem(data, encoding), _line_of(data, data.index(b"\x00"), encoding))
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
+        line = _line_of(data, error.start, encoding)
         byte = data[error.start : error.start + 1].hex().upper()
         raise InputFileError(
             name,
@@ -54,8 +77,7 @@ def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
             line,
         ) from None
     if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise InputFileError(name, "contains a NUL byte: this looks like a binary file, not text", line)
+        raise InputFileError(name, _nul_problem(data, encoding), _line_number(text[: text.index("\x00")]))
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text:
@@ -85,7 +107,7 @@ def check_line_counts(hypotheses: tuple[str, Sequence[str]], references: Sequenc
     for ref_name, ref_lines in references:
         if len(ref_lines) != len(hyp_lines):
             if not hyp_lines:
-                problem = f"is empty but reference {ref_name} has {len(ref_lines)} lines"
+                problem = f"is empty but reference {ref_name} has {len(ref_lines)} lines; give one line per segment"
                 raise InputFileError(hyp_name, problem)
             raise InputFileError(
                 ref_name,
