@@ -105,7 +105,7 @@ def on_table_select() -> None:
 def show_score(analysis: CorpusAnalysis) -> None:
     result = analysis.result
     cols = st.columns(4)
-    cols[0].metric("BLEU", f"{result.score_100:.2f}")
+    cols[0].metric("BLEU ×100", f"{result.score_100:.2f}")
     cols[1].metric("BLEU (0–1)", f"{result.score:.4f}")
     cols[2].metric("brevity penalty", f"{result.bp:.4f}")
     cols[3].metric("c / r", f"{result.sys_len:,} / {result.ref_len:,}", f"ratio {result.ratio:.3f}", delta_color="off")

@@ -59,7 +59,7 @@ def test_opens_on_the_demo_corpus_with_sacrebleu_score() -> None:
     at = page()
     assert not at.exception
     expected = sacrebleu.corpus_bleu(list(DEMO_SYSTEMS["literal"]), DEMO_REFS)
-    assert metric(at, "BLEU") == f"{expected.score:.2f}"
+    assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
     assert metric(at, "BLEU (0–1)") == f"{expected.score / 100:.4f}"
     assert metric(at, "c / r") == f"{expected.sys_len} / {expected.ref_len}"
     assert len(segment_table(at)) == len(DEMO_SYSTEMS["literal"])
@@ -72,7 +72,7 @@ def test_terse_demo_is_diagnosed_as_too_short() -> None:
     at.selectbox(key="co_demo").set_value("terse").run()
     expected = sacrebleu.corpus_bleu(list(DEMO_SYSTEMS["terse"]), DEMO_REFS)
     assert costliest_term(expected) == "BP"
-    assert metric(at, "BLEU") == f"{expected.score:.2f}"
+    assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
     text = diagnosis(at)
     assert text.startswith("- Length costs the most") and f"{expected.bp:.4f}" in text
     assert "8 of 8 segments are shorter than their reference" in text
@@ -86,7 +86,7 @@ def test_weights_and_max_n_sliders_rescore() -> None:
     assert metric(at, "BLEU (0–1)") == f"{expected.score:.4f}"
     at.slider(key="co_max_n").set_value(2).run()
     expected = sacrebleu.BLEU(max_ngram_order=2).corpus_score(hyps, DEMO_REFS)
-    assert metric(at, "BLEU") == f"{expected.score:.2f}"
+    assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
 
 
 def test_segment_walkthrough_equals_sacrebleu_sentence_score() -> None:
@@ -156,7 +156,7 @@ def test_wmt22_upload_matches_sacrebleu(pair: Pair) -> None:
     hyps = system.read_text(encoding="utf-8").splitlines()
     streams = [r.read_text(encoding="utf-8").splitlines() for r in refs]
     expected = sacrebleu.corpus_bleu(hyps, streams)
-    assert metric(at, "BLEU") == f"{expected.score:.2f}"
+    assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
     assert metric(at, "BLEU (0–1)") == f"{expected.score / 100:.4f}"
     assert metric(at, "c / r") == f"{expected.sys_len:,} / {expected.ref_len:,}"
     table = segment_table(at)
