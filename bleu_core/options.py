@@ -181,6 +181,9 @@ def make_options(
         value = _as_float("smooth_value", smooth_value)
         if not math.isfinite(value) or value < 0:
             raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
+        if smooth == "floor" and value > 1:
+            # floor replaces a zero match count; above 1 a precision (and BLEU) could exceed 1.
+            raise ValueError(f"smooth_value for floor must be between 0 and 1 (default 0.1); got {value:g}")
     return BleuOptions(
         max_order=order,
         weights=normalized,

@@ -271,6 +271,11 @@ CASES: list[Case] = [
     ),
     option_case("smoothing value zero", {"smooth": "floor", "smooth_value": 0}, SAME),
     option_case(
+        "floor smoothing value above 1",
+        {"smooth": "floor", "smooth_value": 3},
+        Fails(ValueError, "smooth_value for floor must be between 0 and 1 (default 0.1); got 3"),
+    ),
+    option_case(
         "tokenizer not a name",
         {"tokenize": None},
         Fails(TypeError, "tokenize must be a tokenizer name"),
