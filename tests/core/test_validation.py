@@ -34,6 +34,12 @@ REFS = [["the cat sat down", "a dog barked"]]
         ({"smooth": "floor", "smooth_value": -1}, ValueError, ">= 0"),
         ({"smooth": "add-k", "smooth_value": math.nan}, ValueError, ">= 0"),
         ({"lowercase": "yes"}, TypeError, "True or False"),
+        ({"max_order": 101}, ValueError, "at most 100"),
+        ({"weights": [1] * 101}, ValueError, "at most 100"),
+        ({"weights": np.array(1.0)}, TypeError, "sequence of numbers"),
+        ({"weights": [10**400, 1]}, ValueError, "too large for a float"),
+        ({"smooth": "add-k", "smooth_value": 10**400}, ValueError, "too large for a float"),
+        ({"smooth": "floor", "smooth_value": 1.5}, ValueError, "between 0 and 1"),
     ],
 )
 def test_invalid_options(kwargs: dict, error: type[Exception], fragment: str) -> None:
@@ -79,6 +85,11 @@ def test_empty_strings_are_valid() -> None:
     assert bleu_core.corpus_bleu([], [[]]).score == 0.0
     result = bleu_core.corpus_bleu(["", "the cat sat on"], [["", "the cat sat on"]])
     assert result.score == 1.0 and result.sys_len == 4
+
+
+def test_numpy_bools_and_huge_weights_are_accepted() -> None:
+    assert bleu_core.corpus_bleu(HYPS, REFS, lowercase=np.bool_(True)).options.lowercase is True
+    assert bleu_core.corpus_bleu(HYPS, REFS, weights=[1e308, 1e308]).options.weights == (0.5, 0.5)
 
 
 def test_weights_are_normalized_and_set_max_order() -> None:
