@@ -45,6 +45,7 @@ __all__ = [
     "HfBleuResult",
     "Implementation",
     "OriginalToolError",
+    "compare_corpus_implementations",
     "compare_implementations",
     "hf_evaluate_bleu",
     "matlab_bleu_evaluation_score",
@@ -725,6 +726,13 @@ class Implementation:
     weights: str
     scale: str  # "0-1" | "0-100"
     description: str
+    short_name: str = ""  # for sentences like "NLTK substitutes ..."; the name when empty
+    corpus_level: bool = True  # False: the tool (or its re-implementation here) scores single sentences only
+
+    @property
+    def label(self) -> str:
+        """The short name when there is one."""
+        return self.short_name or self.name
 
 
 IMPLEMENTATIONS: dict[str, Implementation] = {
@@ -732,6 +740,7 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
     for impl in (
         Implementation(
             key="sacrebleu",
+            short_name="sacreBLEU",
             name="sacreBLEU sentence_bleu",
             tokenizer="13a (mteval-v13a: punctuation split off words)",
             smoothing="exp: the k-th order without a match counts 1/2^k matches",
@@ -744,6 +753,7 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
         ),
         Implementation(
             key="nltk",
+            short_name="NLTK",
             name="NLTK 3.10 sentence_bleu",
             tokenizer="none: takes token lists (here: whitespace split)",
             smoothing="none (method0)",
@@ -756,6 +766,7 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
         ),
         Implementation(
             key="nltk-method1",
+            short_name="NLTK method1",
             name="NLTK 3.10 sentence_bleu, SmoothingFunction().method1",
             tokenizer="none: takes token lists (here: whitespace split)",
             smoothing="method1: a zero numerator becomes epsilon = 0.1",
@@ -767,6 +778,8 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
         ),
         Implementation(
             key="nltk-legacy",
+            short_name="NLTK 3.2",
+            corpus_level=False,
             name="NLTK 3.2.x sentence_bleu",
             tokenizer="none: takes token lists (here: whitespace split)",
             smoothing="none",
@@ -775,10 +788,13 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
             "so they cost nothing; 0 without a unigram match",
             weights="(0.25, 0.25, 0.25, 0.25), used as given (not normalized)",
             scale="0-1",
-            description="Old NLTK behind many copied tutorial outputs (0.707107 for 'this is a test').",
+            description="Old NLTK behind many copied tutorial outputs (0.707107 for 'this is a test'); "
+            "re-implemented here for single sentences only.",
         ),
         Implementation(
             key="matlab",
+            short_name="MATLAB",
+            corpus_level=False,
             name="MATLAB bleuEvaluationScore",
             tokenizer="tokenizedDocument (here: whitespace split)",
             smoothing="none",
@@ -787,10 +803,12 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
             "NaN when candidate and references are all empty",
             weights="NgramWeights normalized to sum to 1; their number sets N (default 4 equal)",
             scale="0-1",
-            description="Text Analytics Toolbox; the tie rule for reference lengths is undocumented (shorter assumed).",
+            description="Text Analytics Toolbox; scores one candidate document at a time; the tie rule for "
+            "reference lengths is undocumented (shorter assumed).",
         ),
         Implementation(
             key="hf-evaluate",
+            short_name="HF evaluate",
             name="Hugging Face evaluate 'bleu'",
             tokenizer="13a (HF's copy of sacreBLEU's)",
             smoothing="none (smooth=True adds 1 to every order, unigrams included)",
@@ -803,6 +821,7 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
         ),
         Implementation(
             key="torchmetrics",
+            short_name="torchmetrics",
             name="torchmetrics BLEUScore",
             tokenizer="whitespace split",
             smoothing="none (smooth=True adds 1 to orders 2..N)",
@@ -814,6 +833,7 @@ IMPLEMENTATIONS: dict[str, Implementation] = {
         ),
         Implementation(
             key="multi-bleu",
+            short_name="multi-bleu.perl",
             name="Moses multi-bleu.perl",
             tokenizer="whitespace split (expects pre-tokenized text)",
             smoothing="none",
@@ -901,6 +921,63 @@ def compare_implementations(candidate: str, references: Sequence[str]) -> list[t
             native = float(_SENTENCE_SCORERS[key](candidate, references))
         except OriginalToolError:
             native = math.nan
+        unit = native / 100 if implementation.scale == "0-100" else native
+        out.append((implementation, native, unit))
+    return out
+
+
+def _segments(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> list[list[str]]:
+    """Per-segment reference lists from sacreBLEU's streams (``references[k][i]``), missing ones skipped."""
+    return [[ref for stream in references if (ref := stream[i]) is not None] for i in range(len(hypotheses))]
+
+
+def _corpus_nltk(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], smoothing: str) -> float:
+    segments = _segments(hypotheses, references)
+    return nltk_corpus_bleu(
+        [[ref.split() for ref in refs] for refs in segments], [h.split() for h in hypotheses], smoothing=smoothing
+    )
+
+
+def _corpus_hf(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> float:
+    segments = _segments(hypotheses, references)
+    tokens = [[tokenize_line(ref, "13a") for ref in refs] for refs in segments]
+    return hf_evaluate_bleu([tokenize_line(h, "13a") for h in hypotheses], tokens)["bleu"]
+
+
+def _corpus_torchmetrics(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> float:
+    segments = _segments(hypotheses, references)
+    return torchmetrics_bleu([h.split() for h in hypotheses], [[ref.split() for ref in refs] for refs in segments])
+
+
+_CORPUS_SCORERS: dict[str, Callable[[Sequence[str], Sequence[Sequence[str | None]]], float]] = {
+    "sacrebleu": sacrebleu_corpus_bleu,
+    "nltk": lambda hyps, refs: _corpus_nltk(hyps, refs, "method0"),
+    "nltk-method1": lambda hyps, refs: _corpus_nltk(hyps, refs, "method1"),
+    "hf-evaluate": _corpus_hf,
+    "torchmetrics": _corpus_torchmetrics,
+    "multi-bleu": multi_bleu_perl,
+}
+
+
+def compare_corpus_implementations(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+) -> list[tuple[Implementation, float, float]]:
+    """Every tool's corpus BLEU: (implementation, score on its own scale, score in [0, 1]).
+
+    ``references[k][i]`` is reference k of segment i (sacreBLEU's streams; None: missing).
+    Tokens as in :func:`compare_implementations`; sacreBLEU uses its corpus defaults (no
+    effective order).  NaN for a tool that fails on the input and for the sentence-only
+    tools (``corpus_level`` False: MATLAB's bleuEvaluationScore, the NLTK 3.2 re-implementation).
+    """
+    hyps, streams = check_corpus(hypotheses, references)
+    out = []
+    for key, implementation in IMPLEMENTATIONS.items():
+        native = math.nan
+        if implementation.corpus_level:
+            try:
+                native = float(_CORPUS_SCORERS[key](hyps, streams))
+            except OriginalToolError:
+                native = math.nan
         unit = native / 100 if implementation.scale == "0-100" else native
         out.append((implementation, native, unit))
     return out

@@ -20,6 +20,7 @@ from bleu_core import compat
 from bleu_core.compat import (
     IMPLEMENTATIONS,
     OriginalToolError,
+    compare_corpus_implementations,
     compare_implementations,
     hf_evaluate_bleu,
     matlab_bleu_evaluation_score,
@@ -478,6 +479,40 @@ def test_compare_marks_tool_failures_as_nan() -> None:
     assert all(score == 0.0 for key, score in rows.items() if key != "multi-bleu")
     matlab = {impl.key: native for impl, native, _ in compare_implementations("", [""])}["matlab"]
     assert math.isnan(matlab)
+
+
+def test_registry_labels_and_sentence_only_tools() -> None:
+    assert IMPLEMENTATIONS["nltk"].label == "NLTK"
+    assert all(impl.label for impl in IMPLEMENTATIONS.values())
+    assert [k for k, impl in IMPLEMENTATIONS.items() if not impl.corpus_level] == ["nltk-legacy", "matlab"]
+
+
+CORPUS_HYPS = ["the cat sat on the mat", "a dog barked at the postman", "it rained all day"]
+CORPUS_REFS = [
+    ["the cat is on the mat", "the dog barked at the postman", "it rained the whole day"],
+    ["a cat sat on a mat", "a dog barked loudly at the postman", None],
+]
+
+
+def test_compare_corpus_implementations_equals_the_real_tools() -> None:
+    rows = {impl.key: (native, unit) for impl, native, unit in compare_corpus_implementations(CORPUS_HYPS, CORPUS_REFS)}
+    assert list(rows) == list(IMPLEMENTATIONS)
+    assert rows["sacrebleu"][0] == pytest.approx(sacrebleu.corpus_bleu(CORPUS_HYPS, CORPUS_REFS).score, rel=1e-12)
+    segments = [[stream[i].split() for stream in CORPUS_REFS if stream[i] is not None] for i in range(3)]
+    hyps = [h.split() for h in CORPUS_HYPS]
+    for key, method in (("nltk", 0), ("nltk-method1", 1)):
+        smoother = getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
+        theirs = run_nltk(nltk_bleu.corpus_bleu, segments, hyps, smoothing_function=smoother)[0]
+        assert rows[key][0] == pytest.approx(theirs, rel=1e-12)
+    assert rows["torchmetrics"][0] == torchmetrics_bleu(hyps, segments)
+    assert rows["multi-bleu"][0] == multi_bleu_perl(CORPUS_HYPS, CORPUS_REFS)
+    assert rows["multi-bleu"][1] == rows["multi-bleu"][0] / 100
+    assert math.isnan(rows["matlab"][0]) and math.isnan(rows["nltk-legacy"][0])  # sentence-only tools
+    # An all-empty hypothesis file: multi-bleu.perl dies (NaN), NLTK returns 0.
+    empty = {impl.key: native for impl, native, _ in compare_corpus_implementations(["", ""], [["a b", "c"]])}
+    assert math.isnan(empty["multi-bleu"]) and empty["nltk"] == 0.0
+    with pytest.raises(ValueError, match="lines"):
+        compare_corpus_implementations(["a"], [["a", "b"]])
 
 
 def test_compat_does_not_import_the_original_tools() -> None:
