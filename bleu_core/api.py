@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from .options import BleuOptions, make_options
 from .scoring import score_statistics
-from .statistics import PreparedReferences, SegmentStats, prepare_references, segment_statistics
+from .statistics import PreparedReferences, SegmentStats, prepare_references, segment_statistics, stream_statistics
 
 __version__ = "0.1.0"
 
@@ -150,6 +150,15 @@ def corpus_statistics(
     return segment_statistics(hypotheses, prepared), prepared
 
 
+def _statistics(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], options: BleuOptions
+) -> tuple[SegmentStats, int]:
+    """Per-segment statistics and references per segment, chunk by chunk (nothing kept for reuse)."""
+    return stream_statistics(
+        hypotheses, references, tokenize=options.tokenize, lowercase=options.lowercase, max_order=options.max_order
+    )
+
+
 def corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
@@ -176,8 +185,8 @@ def corpus_bleu(
         effective_order=effective_order,
     )
     hyps, streams = check_corpus(hypotheses, references)
-    stats, prepared = corpus_statistics(hyps, streams, options)
-    return result_from_statistics(stats, options, prepared.n_refs)
+    stats, n_refs = _statistics(hyps, streams, options)
+    return result_from_statistics(stats, options, n_refs)
 
 
 def _sentence_references(references: object) -> list[list[str | None]]:
@@ -239,5 +248,5 @@ def sentence_scores(
         effective_order=effective_order,
     )
     hyps, streams = check_corpus(hypotheses, references)
-    stats, _ = corpus_statistics(hyps, streams, options)
+    stats, _ = _statistics(hyps, streams, options)
     return score_statistics(stats, options).score

@@ -1,27 +1,33 @@
 """Segment statistics: clipped n-gram matches for every segment at once.
 
-The data flow is text -> tokens -> integer ids -> integer n-gram keys ->
-clipped counts per segment.  References define the n-gram dictionary: an
-n-gram of the hypothesis that no reference contains can never match, so it is
-only counted in the totals.  All counting is done with numpy sorts and
-searches over the whole corpus, never one segment at a time.
+The data flow is text -> token ids (:func:`tokenizers.encode_lines`) -> integer
+n-gram keys -> clipped counts per segment.  References define the n-gram
+dictionary: an n-gram of the hypothesis that no reference of its segment
+contains can never match, so it is only counted in the totals, and an n-gram
+can only match if the (n-1)-gram it starts with did, so each order looks only
+at the positions that matched at the order before.
+
+Keys: a unigram is ``segment * V + token``; an n-gram is ``rank * V + token``
+where ``rank`` is the index of its first n-1 tokens in the references' sorted
+(n-1)-gram keys, so keys stay small and exact at every order.  Sorting is an
+LSD radix sort with 16-bit digits (numpy's stable argsort of uint16 is a
+counting sort), several times faster than a comparison sort of int64 keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .tokenizers import tokenize_lines
+from .tokenizers import Encoded, Vocabulary, encode_lines
 
 IntArray = NDArray[np.int64]
 
-#: Segments handled together; bounds memory on very large corpora.
-CHUNK_SEGMENTS = 20_000
+#: Segments handled together; bounds the working memory on very large corpora.
+CHUNK_SEGMENTS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,114 +95,118 @@ class SegmentStats:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Encoded:
-    """Token ids of one stream of segments, flattened."""
-
-    ids: IntArray  # token id per position (-1: not in the reference vocabulary)
-    segment: IntArray  # segment index per position
-    remaining: IntArray  # tokens left in the segment from this position on (>= 1)
-    lengths: IntArray  # tokens per segment
+# ---------------------------------------------------------------------------------------------
+# Sorting and grouping
 
 
-def _encode(token_lists: Sequence[list[str]], vocab: dict[str, int]) -> _Encoded:
-    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
-    flat = list(chain.from_iterable(token_lists))
-    ids = np.fromiter(map(vocab.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
-    segment = np.repeat(np.arange(len(token_lists), dtype=np.int64), lengths)
+def radix_argsort(keys: IntArray, bits: int) -> IntArray:
+    """Stable argsort of non-negative keys below ``2**bits``: one counting sort per 16-bit digit."""
+    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
+    for shift in range(16, bits, 16):
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+    return order
+
+
+def _run_starts(ordered: IntArray) -> IntArray:
+    """Indices where a run of equal values starts in a sorted array."""
+    if ordered.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = np.empty(ordered.shape[0], dtype=bool)
+    change[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
+    return np.flatnonzero(change)
+
+
+def _positions(lengths: IntArray) -> tuple[IntArray, IntArray]:
+    """Segment of every token position and the tokens left in its segment from there (>= 1)."""
+    total = int(lengths.sum())
+    segment = np.repeat(np.arange(lengths.shape[0], dtype=np.int64), lengths)
     ends = np.cumsum(lengths)
-    remaining = np.repeat(ends, lengths) - np.arange(len(flat), dtype=np.int64)
-    return _Encoded(ids, segment, remaining, lengths)
+    remaining = np.repeat(ends, lengths) - np.arange(total, dtype=np.int64)
+    return segment, remaining
 
 
-def _next_keys(prev: IntArray, enc: _Encoded, n: int, vocab_size: int) -> tuple[IntArray, IntArray]:
-    """Positions that start a valid n-gram and their compound key ``(n-1)-gram key * V + last id``.
+def _extend(rank: IntArray, ids: IntArray, remaining: IntArray, n: int, bound: int) -> tuple[IntArray, IntArray]:
+    """Positions starting an n-gram whose first n-1 tokens have a ``rank`` (>= 0), and the n-gram keys.
 
-    Positions whose (n-1)-gram or last token is unknown (-1) are dropped.
+    The n-gram at p also ends with the (n-1)-gram at p+1, so that one must have a rank too.
     """
-    starts = np.flatnonzero(enc.remaining >= n)
-    last = enc.ids[starts + (n - 1)]
-    head = prev[starts]
-    keep = (head >= 0) & (last >= 0)
-    starts = starts[keep]
-    return starts, head[keep] * vocab_size + last[keep]
+    start = np.flatnonzero(rank[: rank.shape[0] - 1] >= 0)
+    start = start[remaining[start] >= n]
+    last = ids[start + (n - 1)]
+    keep = (last >= 0) & (rank[start + 1] >= 0)
+    start = start[keep]
+    return start, rank[start] * bound + last[keep]
 
 
-def _lookup(table: IntArray, keys: IntArray) -> tuple[IntArray, NDArray[np.bool_]]:
-    """Positions of ``keys`` in the sorted ``table`` and whether each key is there."""
-    where = np.searchsorted(table, keys)
-    inside = where < table.shape[0]
-    found = np.zeros(keys.shape[0], dtype=bool)
-    found[inside] = table[where[inside]] == keys[inside]
-    return where, found
-
-
-def _max_count_table(streams: Sequence[tuple[IntArray, IntArray]], n_keys: int) -> tuple[IntArray, IntArray]:
-    """Sorted ``segment * n_keys + key`` and the max count of that n-gram over references."""
-    uniques = [np.unique(seg * n_keys + key, return_counts=True) for seg, key in streams]
-    if len(uniques) == 1:
-        return uniques[0][0], uniques[0][1].astype(np.int64)
-    combined = np.concatenate([u for u, _ in uniques])
-    counts = np.concatenate([c for _, c in uniques]).astype(np.int64)
-    order = np.argsort(combined, kind="stable")
-    combined, counts = combined[order], counts[order]
-    if combined.size == 0:
-        return combined, counts
-    starts = np.flatnonzero(np.r_[True, combined[1:] != combined[:-1]])
-    return combined[starts], np.maximum.reduceat(counts, starts)
+# ---------------------------------------------------------------------------------------------
+# References
 
 
 @dataclass(frozen=True, slots=True)
 class _ReferenceChunk:
-    """The references of one chunk of segments, ready for clipping."""
+    """The references of one chunk of segments, counted for clipping."""
 
-    vocab: dict[str, int]
-    ngram_keys: tuple[IntArray, ...]  # per order >= 2: sorted compound keys of all reference n-grams
-    n_keys: tuple[int, ...]  # number of distinct reference n-grams per order
-    clip_keys: tuple[IntArray, ...]  # per order: sorted segment * n_keys + key
-    clip_counts: tuple[IntArray, ...]  # per order: max count over references
+    vocab: Vocabulary
+    bound: int  # ids are below this
+    keys: tuple[IntArray, ...]  # per order: sorted distinct keys of the references' n-grams
+    max_counts: tuple[IntArray, ...]  # per order: the most times one reference holds that n-gram
     lengths: IntArray  # (segments, references); -1 where a reference is missing
 
 
-def _prepare_chunk(streams: Sequence[Sequence[list[str] | None]], max_order: int) -> _ReferenceChunk:
+def _prepare_chunk(
+    streams: Sequence[Sequence[str | None]], tokenize: str, lowercase: bool, max_order: int
+) -> _ReferenceChunk:
+    vocab = Vocabulary(tokenize)
     n_segments = len(streams[0])
-    vocab_keys = dict.fromkeys(chain.from_iterable(chain.from_iterable(s for s in stream if s) for stream in streams))
-    vocab = {token: i for i, token in enumerate(vocab_keys)}
-    vocab_size = max(len(vocab), 1)
     lengths = np.full((n_segments, len(streams)), -1, dtype=np.int64)
-    encoded = []
-    for k, stream in enumerate(streams):
-        present = [tokens if tokens is not None else [] for tokens in stream]
-        enc = _encode(present, vocab)
-        lengths[:, k] = np.where([tokens is not None for tokens in stream], enc.lengths, -1)
+    encoded: list[Encoded] = []
+    for k, lines in enumerate(streams):
+        present = [i for i, line in enumerate(lines) if line is not None]
+        if len(present) == n_segments:
+            enc = encode_lines(lines, tokenize, lowercase, vocab)  # type: ignore[arg-type]
+            lengths[:, k] = enc.lengths
+        else:
+            enc = encode_lines([lines[i] for i in present], tokenize, lowercase, vocab)  # type: ignore[misc]
+            lengths[present, k] = enc.lengths
+            full = np.zeros(n_segments, dtype=np.int64)
+            full[present] = enc.lengths
+            enc = Encoded(enc.ids, full)
         encoded.append(enc)
-    prev_keys = [enc.ids for enc in encoded]
-    ngram_keys: list[IntArray] = []
-    n_keys = [vocab_size]
-    clip_keys: list[IntArray] = []
-    clip_counts: list[IntArray] = []
-    table, counts = _max_count_table([(enc.segment, enc.ids) for enc in encoded], vocab_size)
-    clip_keys.append(table)
-    clip_counts.append(counts)
-    for n in range(2, max_order + 1):
-        found = [_next_keys(prev, enc, n, vocab_size) for prev, enc in zip(prev_keys, encoded, strict=True)]
-        compounds = np.concatenate([c for _, c in found]) if found else np.zeros(0, dtype=np.int64)
-        keys, inverse = np.unique(compounds, return_inverse=True)
-        ngram_keys.append(keys)
-        n_keys.append(max(len(keys), 1))
-        pieces = np.split(inverse.astype(np.int64), np.cumsum([len(c) for _, c in found])[:-1])
-        streams_n = []
-        next_prev = []
-        for (starts, _), piece, enc in zip(found, pieces, encoded, strict=True):
-            full = np.full(enc.ids.shape[0], -1, dtype=np.int64)
-            full[starts] = piece
-            next_prev.append(full)
-            streams_n.append((enc.segment[starts], piece))
-        prev_keys = next_prev
-        table, counts = _max_count_table(streams_n, n_keys[-1])
-        clip_keys.append(table)
-        clip_counts.append(counts)
-    return _ReferenceChunk(vocab, tuple(ngram_keys), tuple(n_keys), tuple(clip_keys), tuple(clip_counts), lengths)
+    bound = max(vocab.bound, 1)
+    ids = np.concatenate([enc.ids for enc in encoded])
+    parts = [_positions(enc.lengths) for enc in encoded]
+    segment = np.concatenate([p[0] for p in parts])
+    remaining = np.concatenate([p[1] for p in parts])
+    stream = np.repeat(np.arange(len(encoded), dtype=np.int64), [enc.ids.shape[0] for enc in encoded])
+    # ``remaining`` keeps every n-gram inside its segment, so none runs from one stream into the next.
+    keys_by_order: list[IntArray] = []
+    counts_by_order: list[IntArray] = []
+    start = np.arange(ids.shape[0], dtype=np.int64)
+    key = segment * bound + ids
+    rank = np.zeros(0, dtype=np.int64)
+    for n in range(1, max_order + 1):
+        if n > 1:
+            start, key = _extend(rank, ids, remaining, n, bound)
+        order = radix_argsort(key, max(int(key.max(initial=0)).bit_length(), 1))
+        ordered = key[order]
+        first = _run_starts(ordered)
+        group = np.zeros(ordered.shape[0], dtype=np.int64)
+        if ordered.shape[0]:
+            group[first[1:]] = 1
+            np.cumsum(group, out=group)
+        rank = np.full(ids.shape[0], -1, dtype=np.int64)
+        rank[start[order]] = group
+        if len(encoded) == 1:
+            counts = np.diff(np.append(first, ordered.shape[0]))
+        else:  # the stable sort keeps streams in order inside a group: runs of one stream, then the max
+            runs = _run_starts(ordered * len(encoded) + stream[start[order]])
+            run_counts = np.diff(np.append(runs, ordered.shape[0]))
+            counts = np.maximum.reduceat(run_counts, np.searchsorted(runs, first)) if runs.size else run_counts
+        keys_by_order.append(ordered[first])
+        counts_by_order.append(counts.astype(np.int64))
+    return _ReferenceChunk(vocab, bound, tuple(keys_by_order), tuple(counts_by_order), lengths)
 
 
 def closest_ref_length(hyp_len: IntArray, ref_lengths: IntArray) -> IntArray:
@@ -212,28 +222,43 @@ def closest_ref_length(hyp_len: IntArray, ref_lengths: IntArray) -> IntArray:
     return np.take_along_axis(ref_lengths, rank.argmin(axis=1)[:, None], axis=1)[:, 0]
 
 
-def _chunk_statistics(hyp_tokens: Sequence[list[str]], refs: _ReferenceChunk, max_order: int) -> SegmentStats:
-    n_segments = len(hyp_tokens)
-    enc = _encode(hyp_tokens, refs.vocab)
-    vocab_size = refs.n_keys[0]
+def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options: _Options) -> SegmentStats:
+    """Clipped matches of every n-gram order for one chunk of hypotheses."""
+    tokenize, lowercase, max_order = options
+    enc = encode_lines(hypotheses, tokenize, lowercase, refs.vocab, grow=False)
+    n_segments = enc.lengths.shape[0]
+    bound = refs.bound
+    ids = enc.ids
+    segment, remaining = _positions(enc.lengths)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     totals = np.maximum(enc.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)
-    keys = enc.ids
+    start = np.flatnonzero((ids >= 0) & (ids < bound))
+    key = segment[start] * bound + ids[start]
+    rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
         if n > 1:
-            starts, compounds = _next_keys(keys, enc, n, vocab_size)
-            where, hit = _lookup(refs.ngram_keys[n - 2], compounds)
-            keys = np.full(enc.ids.shape[0], -1, dtype=np.int64)
-            keys[starts[hit]] = where[hit]
-        known = np.flatnonzero(keys >= 0)
-        if known.size == 0:
-            continue
-        combined, counts = np.unique(enc.segment[known] * refs.n_keys[n - 1] + keys[known], return_counts=True)
-        where, hit = _lookup(refs.clip_keys[n - 1], combined)
-        clipped = np.minimum(counts[hit], refs.clip_counts[n - 1][where[hit]])
-        matches[:, n - 1] = np.bincount(combined[hit] // refs.n_keys[n - 1], weights=clipped, minlength=n_segments)
+            start, key = _extend(rank, ids, remaining, n, bound)
+        table = refs.keys[n - 1]
+        if key.shape[0] == 0 or table.shape[0] == 0:
+            break
+        order = radix_argsort(key, max(int(key.max()).bit_length(), 1))
+        ordered = key[order]
+        where = np.searchsorted(table, ordered)
+        np.minimum(where, table.shape[0] - 1, out=where)
+        found = table[where] == ordered
+        first = _run_starts(ordered)
+        run_counts = np.diff(np.append(first, ordered.shape[0]))
+        hit = found[first]
+        clipped = np.minimum(run_counts[hit], refs.max_counts[n - 1][where[first[hit]]])
+        run_segment = segment[start[order[first[hit]]]]
+        matches[:, n - 1] = np.bincount(run_segment, weights=clipped, minlength=n_segments).astype(np.int64)
+        rank = np.full(ids.shape[0], -1, dtype=np.int64)
+        rank[start[order[found]]] = where[found]
     ref_len = closest_ref_length(enc.lengths, refs.lengths)
     return SegmentStats(matches, totals, enc.lengths, ref_len)
+
+
+_Options = tuple[str, bool, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,9 +273,17 @@ class PreparedReferences:
     max_order: int
 
 
-def _chunks(n: int, size: int) -> Iterable[slice]:
+def _slices(n: int, size: int) -> Iterator[slice]:
     for start in range(0, n, size):
         yield slice(start, min(start + size, n))
+
+
+def _n_refs(present: Iterable[IntArray], n_streams: int) -> int:
+    """References per segment, or -1 when it varies."""
+    per_segment = np.unique(np.concatenate([*present, np.zeros(0, dtype=np.int64)]))
+    if per_segment.size == 0:
+        return n_streams
+    return int(per_segment[0]) if per_segment.size == 1 else -1
 
 
 def prepare_references(
@@ -263,18 +296,12 @@ def prepare_references(
 ) -> PreparedReferences:
     """Tokenize and count reference streams once (``streams[k][i]``: reference k of segment i; None: missing)."""
     n_segments = len(streams[0]) if streams else 0
-    chunks = []
-    for part in _chunks(n_segments, chunk_segments):
-        tokenized: list[list[list[str] | None]] = []
-        for stream in streams:
-            lines = stream[part]
-            present = [line for line in lines if line is not None]
-            tokens = iter(tokenize_lines(present, tokenize, lowercase))
-            tokenized.append([next(tokens) if line is not None else None for line in lines])
-        chunks.append(_prepare_chunk(tokenized, max_order))
-    per_segment = np.unique(np.concatenate([(c.lengths >= 0).sum(axis=1) for c in chunks] or [np.zeros(0)]))
-    n_refs = int(per_segment[0]) if per_segment.size == 1 else (len(streams) if per_segment.size == 0 else -1)
-    return PreparedReferences(tuple(chunks), n_segments, n_refs, tokenize, lowercase, max_order)
+    chunks = tuple(
+        _prepare_chunk([stream[part] for stream in streams], tokenize, lowercase, max_order)
+        for part in _slices(n_segments, chunk_segments)
+    )
+    n_refs = _n_refs(((c.lengths >= 0).sum(axis=1) for c in chunks), len(streams))
+    return PreparedReferences(chunks, n_segments, n_refs, tokenize, lowercase, max_order)
 
 
 def segment_statistics(
@@ -289,9 +316,52 @@ def segment_statistics(
         raise ValueError(f"references were prepared for max_order {references.max_order}, not {order}")
     parts = []
     start = 0
+    options = (references.tokenize, references.lowercase, order)
     for chunk in references.chunks:
         stop = start + int(chunk.lengths.shape[0])
-        tokens = tokenize_lines(hypotheses[start:stop], references.tokenize, references.lowercase)
-        parts.append(_chunk_statistics(tokens, chunk, order))
+        parts.append(_chunk_statistics(hypotheses[start:stop], chunk, options))
         start = stop
     return SegmentStats.concat(parts, order)
+
+
+def stream_statistics(
+    hypotheses: Sequence[str],
+    streams: Sequence[Sequence[str | None]],
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    max_order: int = 4,
+    chunk_segments: int = CHUNK_SEGMENTS,
+) -> tuple[SegmentStats, int]:
+    """Statistics of every segment, and the references per segment, one chunk at a time.
+
+    Each chunk's references are counted, used and dropped, so the working memory grows with
+    ``chunk_segments``, not with the corpus (only the small statistics matrix is kept).
+    """
+    return statistics_of_chunks(
+        ((hypotheses[part], [stream[part] for stream in streams]) for part in _slices(len(hypotheses), chunk_segments)),
+        tokenize=tokenize,
+        lowercase=lowercase,
+        max_order=max_order,
+        n_streams=len(streams),
+    )
+
+
+def statistics_of_chunks(
+    chunks: Iterable[tuple[Sequence[str], Sequence[Sequence[str | None]]]],
+    *,
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+    n_streams: int,
+) -> tuple[SegmentStats, int]:
+    """Statistics of chunks of (hypotheses, reference streams) as they arrive (files read piece by piece)."""
+    parts = []
+    present = []
+    options = (tokenize, lowercase, max_order)
+    for hypotheses, streams in chunks:
+        refs = _prepare_chunk(streams, tokenize, lowercase, max_order)
+        parts.append(_chunk_statistics(hypotheses, refs, options))
+        present.append((refs.lengths >= 0).sum(axis=1))
+        del refs
+    return SegmentStats.concat(parts, max_order), _n_refs(present, n_streams)
