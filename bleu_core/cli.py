@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
+from pathlib import Path
+from typing import cast
 
 from .api import BleuResult, __version__, result_from_statistics
 from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-from .reader import InputFileError, check_line_counts, decode_lines, read_lines
+from .reader import InputFileError, check_line_counts, decode_lines, detect_encoding, read_lines
 from .scoring import score_statistics
-from .statistics import SegmentStats, prepare_references, segment_statistics
+from .statistics import CHUNK_SEGMENTS, SegmentStats, score_chunk
+
+#: Lines read from every file at a time: memory grows with this, not with the files.
+CHUNK_LINES = CHUNK_SEGMENTS
 
 
 def _weights(text: str) -> list[float]:
@@ -86,9 +93,74 @@ def _print_sentences(stats: SegmentStats, options: BleuOptions, args: argparse.N
             print(json.dumps(_segment_record(i + 1, stats.take(slice(i, i + 1)), options)))
 
 
+class _Source:
+    """The lines of one input, read a chunk at a time (the whole of standard input at once)."""
+
+    def __init__(self, name: str, lines: list[str] | None = None) -> None:
+        self.name = name
+        self.count = 0
+        self._lines = lines
+        self._text: io.TextIOWrapper | None = None
+        if lines is None:
+            path = Path(name)
+            try:
+                handle = path.open("rb")
+            except OSError:
+                read_lines(path)  # raises the reader's error for a missing or unreadable file
+                raise
+            encoding = detect_encoding(handle.read(4))
+            handle.seek(0)
+            # Universal newlines turn CRLF and CR into LF, as the reader does.
+            self._text = io.TextIOWrapper(handle, encoding=encoding, errors="strict", newline=None)
+
+    def take(self, size: int) -> list[str]:
+        """The next ``size`` lines at most (fewer at the end), without line feeds."""
+        if self._lines is not None:
+            chunk = self._lines[self.count : self.count + size]
+        else:
+            assert self._text is not None
+            try:
+                chunk = [line[:-1] if line.endswith("\n") else line for line in islice(self._text, size)]
+            except UnicodeDecodeError:
+                read_lines(self.name)  # the reader names the line and the byte
+                raise
+            if any("\x00" in line for line in chunk):
+                read_lines(self.name)
+        self.count += len(chunk)
+        return chunk
+
+    def rest(self) -> int:
+        """Count the lines left (to report a length mismatch) and close the file."""
+        while self.take(CHUNK_LINES):
+            pass
+        self.close()
+        return self.count
+
+    def close(self) -> None:
+        if self._text is not None:
+            self._text.close()
+
+
+def _chunks(refs: list[_Source], hyps: list[_Source]) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """Aligned chunks of every hypothesis and reference file; a length mismatch raises the reader's error."""
+    while True:
+        ref_chunks = [ref.take(CHUNK_LINES) for ref in refs]
+        hyp_chunks = [hyp.take(CHUNK_LINES) for hyp in hyps]
+        sizes = {len(chunk) for chunk in (*ref_chunks, *hyp_chunks)}
+        if len(sizes) > 1:
+            # Only the lengths matter to the reader's check: ranges stand in for the lines.
+            counts = [(source.name, cast(Sequence[str], range(source.rest()))) for source in (*refs, *hyps)]
+            for hyp in counts[len(refs) :]:
+                check_line_counts(hyp, counts[: len(refs)])
+        if sizes == {0}:
+            return
+        yield hyp_chunks, ref_chunks
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    sources: list[_Source] = []
     try:
         options = make_options(
             max_order=args.max_ngram_order,
@@ -99,25 +171,26 @@ def run(argv: Sequence[str] | None = None) -> int:
             smooth_value=args.smooth_value,
             effective_order=args.effective_order or args.sentence_level,
         )
-        refs = [(path, read_lines(path)) for path in args.refs]
+        refs = [_Source(path) for path in args.refs]
+        sources.extend(refs)
         if args.input:
-            hyps = [(path, read_lines(path)) for path in args.input]
+            hyps = [_Source(path) for path in args.input]
         else:
-            hyps = [("<stdin>", decode_lines(sys.stdin.buffer.read(), "<stdin>"))]
-        for hyp in hyps:
-            check_line_counts(hyp, refs)
-        prepared = prepare_references(
-            [lines for _, lines in refs],
-            tokenize=options.tokenize,
-            lowercase=options.lowercase,
-            max_order=options.max_order,
-        )
-        for name, lines in hyps:
-            stats = segment_statistics(lines, prepared)
+            hyps = [_Source("<stdin>", decode_lines(sys.stdin.buffer.read(), "<stdin>"))]
+        sources.extend(hyps)
+        parts: list[list[SegmentStats]] = [[] for _ in hyps]
+        for hyp_chunks, ref_chunks in _chunks(refs, hyps):
+            # Each chunk of references is counted once and scores every hypothesis file; only statistics stay.
+            for k, stats in enumerate(
+                score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
+            ):
+                parts[k].append(stats)
+        for hyp, hyp_parts in zip(hyps, parts, strict=True):
+            stats = SegmentStats.concat(hyp_parts, options.max_order)
             if args.sentence_level:
                 _print_sentences(stats, options, args)
             else:
-                _print_corpus(name, result_from_statistics(stats, options, prepared.n_refs), args, len(hyps) > 1)
+                _print_corpus(hyp.name, result_from_statistics(stats, options, len(refs)), args, len(hyps) > 1)
     except (InputFileError, ValueError, TypeError) as error:
         print(f"bleu_core: error: {error}", file=sys.stderr)
         return 2
@@ -125,6 +198,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        for source in sources:
+            source.close()
     return 0
 
 

@@ -365,3 +365,15 @@ def statistics_of_chunks(
         present.append((refs.lengths >= 0).sum(axis=1))
         del refs
     return SegmentStats.concat(parts, max_order), _n_refs(present, n_streams)
+
+
+def score_chunk(
+    systems: Sequence[Sequence[str]],
+    streams: Sequence[Sequence[str | None]],
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+) -> list[SegmentStats]:
+    """Statistics of one chunk of several systems' hypotheses against the same chunk of references."""
+    refs = _prepare_chunk(streams, tokenize, lowercase, max_order)
+    return [_chunk_statistics(hypotheses, refs, (tokenize, lowercase, max_order)) for hypotheses in systems]
