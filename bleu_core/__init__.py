@@ -1,26 +1,61 @@
-"""bleu_core: exact, explainable BLEU (sacreBLEU-identical scores, every intermediate visible)."""
+"""bleu_core: exact, explainable BLEU (sacreBLEU-identical scores, every intermediate visible).
 
-from .api import (
-    BleuResult,
-    __version__,
-    corpus_bleu,
-    corpus_statistics,
-    result_from_statistics,
-    sentence_bleu,
-    sentence_scores,
-)
-from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-from .scoring import ScoreArrays, brevity_penalty, score_statistics
-from .significance import (
-    PairedResult,
-    bootstrap_ci,
-    bootstrap_ci_from_stats,
-    paired_test,
-    paired_test_from_stats,
-    pairwise_p_values,
-)
-from .statistics import PreparedReferences, SegmentStats, prepare_references, segment_statistics
-from .tokenizers import tokenize_line, tokenize_lines
+Names are imported on first use (PEP 562), so ``python -m bleu_core`` loads only what the command line
+needs; ``from bleu_core import corpus_bleu`` and ``bleu_core.corpus_bleu`` work as usual.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .api import (
+        BleuResult,
+        __version__,
+        corpus_bleu,
+        corpus_statistics,
+        result_from_statistics,
+        sentence_bleu,
+        sentence_scores,
+    )
+    from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
+    from .scoring import ScoreArrays, brevity_penalty, score_statistics
+    from .significance import (
+        PairedResult,
+        bootstrap_ci,
+        bootstrap_ci_from_stats,
+        paired_test,
+        paired_test_from_stats,
+        pairwise_p_values,
+    )
+    from .statistics import PreparedReferences, SegmentStats, prepare_references, segment_statistics
+    from .tokenizers import tokenize_line, tokenize_lines
+
+_MODULES = {
+    "api": (
+        "BleuResult",
+        "__version__",
+        "corpus_bleu",
+        "corpus_statistics",
+        "result_from_statistics",
+        "sentence_bleu",
+        "sentence_scores",
+    ),
+    "options": ("SMOOTH_DEFAULTS", "TOKENIZERS", "BleuOptions", "make_options"),
+    "scoring": ("ScoreArrays", "brevity_penalty", "score_statistics"),
+    "significance": (
+        "PairedResult",
+        "bootstrap_ci",
+        "bootstrap_ci_from_stats",
+        "paired_test",
+        "paired_test_from_stats",
+        "pairwise_p_values",
+    ),
+    "statistics": ("PreparedReferences", "SegmentStats", "prepare_references", "segment_statistics"),
+    "tokenizers": ("tokenize_line", "tokenize_lines"),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "SMOOTH_DEFAULTS",
@@ -50,3 +85,18 @@ __all__ = [
     "tokenize_line",
     "tokenize_lines",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULES:  # a submodule the eager imports used to load, e.g. bleu_core.significance
+        return import_module(f".{name}", __name__)
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bleu_core' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
