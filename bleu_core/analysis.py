@@ -17,7 +17,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -462,3 +462,71 @@ def lint_corpus(
         )
     rank = {"error": 0, "warning": 1, "info": 2}
     return tuple(sorted(findings, key=lambda f: rank[f.level]))
+
+
+@dataclass(frozen=True, slots=True)
+class NgramContrast:
+    """An n-gram whose clipped matches in one system differ from the other systems' average."""
+
+    order: int
+    ngram: str
+    matches: int  # clipped matches of this system, summed over segments
+    others: float  # mean clipped matches of the other systems
+
+    @property
+    def difference(self) -> float:
+        return self.matches - self.others
+
+
+def characteristic_ngrams(
+    systems: Mapping[str, Sequence[str]],
+    references: Sequence[Sequence[str | None]],
+    options: BleuOptions,
+    top: int = 15,
+    progress: Progress | None = None,
+) -> dict[str, tuple[tuple[NgramContrast, ...], tuple[NgramContrast, ...]]]:
+    """Per system: the n-grams it matches in the references more often than the others (first tuple),
+    and those it matches less often (second tuple).  A match is a clipped count, as in BLEU itself."""
+    names = list(systems)
+    ref_tokens = [
+        tokenize_lines([line or "" for line in stream], options.tokenize, options.lowercase) for stream in references
+    ]
+    n_segments = len(references[0]) if references else 0
+    ref_max: list[list[Counter[tuple[str, ...]]]] = []
+    for i in range(n_segments):
+        refs = [stream[i] for stream, raw in zip(ref_tokens, references, strict=True) if raw[i] is not None]
+        per_order = []
+        for n in range(1, options.max_order + 1):
+            best: Counter[tuple[str, ...]] = Counter()
+            for ref in refs:
+                best |= Counter(zip(*(ref[k:] for k in range(n)), strict=False))
+            per_order.append(best)
+        ref_max.append(per_order)
+    matched: dict[str, Counter[tuple[str, ...]]] = {}
+    for done, name in enumerate(names):
+        counts: Counter[tuple[str, ...]] = Counter()
+        for i, tokens in enumerate(tokenize_lines(list(systems[name]), options.tokenize, options.lowercase)):
+            for n in range(1, options.max_order + 1):
+                best = ref_max[i][n - 1]
+                for gram, count in Counter(zip(*(tokens[k:] for k in range(n)), strict=False)).items():
+                    hit = min(count, best[gram])
+                    if hit:
+                        counts[gram] += hit
+        matched[name] = counts
+        if progress is not None:
+            progress((done + 1) / len(names))
+    result = {}
+    for name in names:
+        others = [matched[o] for o in names if o != name]
+        grams = set(matched[name]).union(*others)
+        contrasts = [
+            NgramContrast(
+                len(g), " ".join(g), matched[name][g], sum(o[g] for o in others) / len(others) if others else 0.0
+            )
+            for g in grams
+        ]
+        contrasts.sort(key=lambda c: (-c.difference, -c.order, c.ngram))
+        more = tuple(c for c in contrasts[:top] if c.difference > 0)
+        less = tuple(c for c in reversed(contrasts[-top:]) if c.difference < 0)
+        result[name] = (more, less)
+    return result

@@ -3,13 +3,35 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar, cast
 
 import streamlit as st
 
-from bleu_core import SegmentStats, corpus_statistics, make_options, reader
-from bleu_core.analysis import CorpusAnalysis, LintFinding, NgramTallies, analyze_corpus, lint_corpus, ngram_tallies
+from bleu_core import (
+    BleuOptions,
+    PairedResult,
+    SegmentStats,
+    corpus_statistics,
+    make_options,
+    paired_test_from_stats,
+    pairwise_p_values,
+    prepare_references,
+    reader,
+    segment_statistics,
+)
+from bleu_core.analysis import (
+    CorpusAnalysis,
+    LintFinding,
+    NgramContrast,
+    NgramTallies,
+    analyze_corpus,
+    characteristic_ngrams,
+    lint_corpus,
+    ngram_tallies,
+)
 from bleu_core.api import check_corpus
 from bleu_core.explain import Explanation, explain
 
@@ -30,6 +52,34 @@ def explain_cached(candidate: str, references: tuple[str, ...], settings: Settin
 def decode_cached(data: bytes, name: str) -> list[str]:
     """Lines of an uploaded file; raises bleu_core.reader.InputFileError with a message for people."""
     return reader.decode_lines(data, name)
+
+
+Progress = Callable[[float], object]
+T = TypeVar("T")
+
+
+@st.cache_resource
+def _results() -> tuple[threading.Lock, OrderedDict[Hashable, Any]]:
+    """One store shared by all sessions for the results computed with a progress bar.
+
+    ``st.cache_data`` records Streamlit calls made inside a cached function and replays them on a
+    cache hit, which breaks a progress bar created outside; these functions memoize here instead.
+    """
+    return threading.Lock(), OrderedDict()
+
+
+def _remember(key: Hashable, compute: Callable[[], T], limit: int = 48) -> T:
+    lock, store = _results()
+    with lock:
+        if key in store:
+            store.move_to_end(key)
+            return cast(T, store[key])
+    value = compute()
+    with lock:
+        store[key] = value
+        while len(store) > limit:
+            store.popitem(last=False)
+    return value
 
 
 def corpus_key(hypotheses: list[str], references: list[list[str | None]]) -> str:
@@ -69,18 +119,20 @@ def corpus_analysis_cached(
     return analyze_corpus(stats, options, n_refs)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
 def ngram_tallies_cached(
     key: str,
-    _hypotheses: list[str],
-    _references: list[list[str | None]],
+    hypotheses: list[str],
+    references: list[list[str | None]],
     tokenize: str,
     lowercase: bool,
     max_order: int,
-    _progress: Callable[[float], None] | None = None,
+    progress: Progress | None = None,
 ) -> NgramTallies:
     options = make_options(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
-    return ngram_tallies(_hypotheses, _references, options, progress=_progress)
+    return _remember(
+        ("tallies", key, tokenize, lowercase, max_order),
+        lambda: ngram_tallies(hypotheses, references, options, progress=progress),
+    )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -89,3 +141,96 @@ def lint_cached(
 ) -> tuple[LintFinding, ...]:
     """Input checks for a corpus (``names``: hypothesis file name, then the reference file names)."""
     return lint_corpus((names[0], _hypotheses), list(zip(names[1:], _references, strict=True)), tokenize)
+
+
+def systems_key(systems: dict[str, list[str]], references: list[list[str | None]]) -> str:
+    """A digest naming several systems (in order, with their names) and their references."""
+    parts = [corpus_key(hyps, []) + name for name, hyps in systems.items()]
+    return corpus_key(parts, references)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def systems_stats_cached(
+    key: str,
+    _systems: dict[str, list[str]],
+    _references: list[list[str | None]],
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+) -> tuple[dict[str, SegmentStats], int]:
+    """Segment statistics of every system; the references are tokenized and counted once for all of them."""
+    for hyps in _systems.values():
+        check_corpus(hyps, _references)
+    prepared = prepare_references(_references, tokenize=tokenize, lowercase=lowercase, max_order=max_order)
+    return {name: segment_statistics(hyps, prepared) for name, hyps in _systems.items()}, prepared.n_refs
+
+
+def _systems_stats(
+    key: str, systems: dict[str, list[str]], references: list[list[str | None]], settings: Settings
+) -> tuple[dict[str, SegmentStats], int, BleuOptions]:
+    options = make_options(**dict(settings))
+    stats, n_refs = systems_stats_cached(
+        key, systems, references, options.tokenize, options.lowercase, options.max_order
+    )
+    return stats, n_refs, options
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def systems_analyses_cached(
+    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], settings: Settings
+) -> dict[str, CorpusAnalysis]:
+    stats, n_refs, options = _systems_stats(key, _systems, _references, settings)
+    return {name: analyze_corpus(s, options, n_refs) for name, s in stats.items()}
+
+
+def paired_cached(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: Settings,
+    baseline: str,
+    test: str,
+    n_samples: int,
+    seed: int,
+    progress: Progress | None = None,
+) -> dict[str, PairedResult]:
+    stats, _, options = _systems_stats(key, systems, references, settings)
+    return _remember(
+        ("paired", key, settings, baseline, test, n_samples, seed),
+        lambda: paired_test_from_stats(
+            stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
+        ),
+    )
+
+
+def pairwise_cached(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: Settings,
+    test: str,
+    n_samples: int,
+    seed: int,
+    progress: Progress | None = None,
+) -> dict[tuple[str, str], float]:
+    stats, _, options = _systems_stats(key, systems, references, settings)
+    return _remember(
+        ("pairwise", key, settings, test, n_samples, seed),
+        lambda: pairwise_p_values(stats, options, test=test, n_samples=n_samples, seed=seed, progress=progress),
+    )
+
+
+def characteristic_cached(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+    progress: Progress | None = None,
+) -> dict[str, tuple[tuple[NgramContrast, ...], tuple[NgramContrast, ...]]]:
+    options = make_options(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
+    return _remember(
+        ("characteristic", key, tokenize, lowercase, max_order),
+        lambda: characteristic_ngrams(systems, references, options, progress=progress),
+    )

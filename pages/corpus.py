@@ -201,7 +201,7 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], options
         options["tokenize"],
         options["lowercase"],
         options["max_order"],
-        _progress=(lambda done: bar.progress(done, "Counting n-grams…")) if bar is not None else None,
+        progress=(lambda done: bar.progress(done, "Counting n-grams…")) if bar is not None else None,
     )
     if bar is not None:
         bar.empty()

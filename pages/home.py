@@ -25,3 +25,8 @@ st.markdown(
     f"**{result.score:.3f}** with 3-grams and no smoothing; the Explain page shows why."
 )
 st.page_link("pages/explain.py", label="Explain: one sentence, every step", icon=":material/search:")
+st.page_link("pages/corpus.py", label="Corpus: why is my score low?", icon=":material/table_chart:")
+st.page_link(
+    "pages/compare.py", label="Compare: systems side by side, with significance tests", icon=":material/leaderboard:"
+)
+st.page_link("pages/implementations.py", label="Implementations: why tools disagree", icon=":material/compare_arrows:")

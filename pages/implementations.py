@@ -17,8 +17,10 @@ from bleu_core.differences import (
     trace_implementations,
 )
 from bleu_core.explain import Explanation, explain
+from pages import ensure_app_navigation, views
 from pages import implementations_views as iv
-from pages import views
+
+ensure_app_navigation()
 
 SENTENCE, CORPUS = "One sentence", "A corpus (files)"
 MODE = "im_mode"

@@ -26,7 +26,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
 
 def md_escape(text: str) -> str:
     """User text made inert in Markdown: HTML escaped, Markdown and LaTeX punctuation backslashed."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=True)).replace("\n", " ")
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\n", " ")
 
 
 def fmt(value: float, digits: int = 4) -> str:

@@ -1,0 +1,270 @@
+"""Compare: several systems on the same test set, with sacreBLEU-identical significance tests."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import Any
+
+import streamlit as st
+
+from bleu_core.analysis import length_buckets
+from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
+from bleu_core.reader import InputFileError
+from bleu_core.significance import DEFAULT_SEED
+from pages import cached, compare_views, controls, ensure_app_navigation, views
+
+ensure_app_navigation()
+
+DEMO, UPLOAD = "Demo systems", "Upload files"
+TESTS = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+
+
+def decode(uploaded: Any, where: Any) -> list[str] | None:
+    try:
+        return cached.decode_cached(uploaded.getvalue(), uploaded.name)
+    except InputFileError as error:
+        where.error(views.md_escape(str(error)))
+        return None
+
+
+def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[str] | None]:
+    """Systems (name -> lines), reference streams and the optional source; bad files are reported and left out."""
+    mode = st.radio("Input", [DEMO, UPLOAD], horizontal=True, key="cmp_mode")
+    if mode == DEMO:
+        st.caption(
+            "Three systems translating eight German sentences into English, written for this app; two references."
+        )
+        return (
+            {name: list(lines) for name, lines in DEMO_SYSTEMS.items()},
+            [list(stream) for stream in DEMO_REFERENCES],
+            list(DEMO_SOURCE),
+        )
+    st.caption("Plain text, one segment per line; UTF-8 or UTF-16 (with BOM); up to 50 MB per file.")
+    left, middle, right = st.columns(3)
+    system_files = left.file_uploader("System outputs", accept_multiple_files=True, key="cmp_systems")
+    reference_files = middle.file_uploader("References", accept_multiple_files=True, key="cmp_references")
+    source_file = right.file_uploader("Source (optional)", key="cmp_source")
+    references = [lines for f in reference_files or [] if (lines := decode(f, middle)) is not None]
+    if references and any(len(r) != len(references[0]) for r in references):
+        counts = ", ".join(f"{f.name}: {len(r):,}" for f, r in zip(reference_files, references, strict=False))
+        middle.error(
+            views.md_escape(f"The reference files differ in length ({counts} lines); each needs one line per segment.")
+        )
+        references = []
+    systems: dict[str, list[str]] = {}
+    if system_files:
+        with left.expander("System names (editable)"):
+            for i, uploaded in enumerate(system_files):
+                name = (
+                    st.text_input(
+                        f"name for {uploaded.name}",
+                        value=PurePath(uploaded.name).name,
+                        key=f"cmp_name_{uploaded.file_id}",
+                    ).strip()
+                    or f"system {i + 1}"
+                )
+                lines = decode(uploaded, left)
+                if lines is None:
+                    continue
+                if name in systems:
+                    left.warning(
+                        views.md_escape(f"Two systems are named {name!r}; the second is shown as {name} ({i + 1}).")
+                    )
+                    name = f"{name} ({i + 1})"
+                if references and len(lines) != len(references[0]):
+                    left.error(
+                        views.md_escape(
+                            f"{uploaded.name} has {len(lines):,} lines but the references have {len(references[0]):,}; "
+                            "it is left out. Each system output needs one line per reference line."
+                        )
+                    )
+                    continue
+                systems[name] = lines
+    source = decode(source_file, right) if source_file else None
+    if source is not None and references and len(source) != len(references[0]):
+        right.warning(
+            views.md_escape(
+                f"{source_file.name} has {len(source):,} lines but the references have {len(references[0]):,}; "
+                "the source is not shown."
+            )
+        )
+        source = None
+    if not system_files:
+        left.info("Upload two or more system outputs.")
+    if not reference_files:
+        middle.info("Upload one or more reference files.")
+    return systems, [list(r) for r in references], source
+
+
+def test_controls(names: list[str]) -> tuple[str, str, int, int, float]:
+    cols = st.columns([2, 2, 1, 1, 1])
+    baseline = cols[0].selectbox("Baseline", names, key="cmp_baseline")
+    test = cols[1].radio("Test", list(TESTS), format_func=TESTS.__getitem__, key="cmp_test", horizontal=True)
+    samples_key = f"cmp_samples_{test}"
+    n_samples = int(
+        cols[2].number_input(
+            "samples" if test == "bs" else "trials", 1, 100_000, value=DEFAULT_SAMPLES[test], step=100, key=samples_key
+        )
+    )
+    seed = int(cols[3].number_input("seed", 0, 2**31 - 1, value=DEFAULT_SEED, key="cmp_seed"))
+    alpha = float(cols[4].selectbox("α", [0.05, 0.01, 0.001], key="cmp_alpha"))
+    return baseline, test, n_samples, seed, alpha
+
+
+def progress_bar(label: str) -> tuple[Any, Any]:
+    bar = st.progress(0.0, label)
+    return bar, lambda done: bar.progress(min(max(float(done), 0.0), 1.0), label)
+
+
+def show_segments(
+    analyses: dict[str, Any],
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    source: list[str] | None,
+    settings: dict[str, Any],
+) -> None:
+    names = list(systems)
+    cols = st.columns(2)
+    a = cols[0].selectbox("System A", names, index=0, key="cmp_a")
+    b = cols[1].selectbox("System B", names, index=1 if len(names) > 1 else 0, key="cmp_b")
+    frame = compare_views.scatter_frame(analyses, a, b) if a != b else None
+    if frame is None:
+        st.info("Choose two different systems.")
+        return
+    wins, ties, losses = compare_views.win_tie_loss(frame)
+    st.markdown(
+        f"Sentence BLEU, segment by segment: **{views.md_escape(a)}** is better in **{wins}**, tied in **{ties}**, "
+        f"worse in **{losses}** of {len(frame):,} segments."
+    )
+    event = st.altair_chart(
+        compare_views.scatter_chart(frame, a, b), width="stretch", on_select="rerun", key="cmp_scatter"
+    )
+    picked = event.selection.get("picked") if event and event.selection else None
+    if picked:
+        st.session_state["cmp_segment"] = int(picked[0]["segment"])
+    differ = frame.reindex(frame["difference"].abs().sort_values(ascending=False, kind="stable").index).head(10)
+    st.markdown("**Segments where they differ most**")
+    st.dataframe(
+        differ,
+        hide_index=True,
+        column_config={c: st.column_config.NumberColumn(format="%.2f") for c in (a, b, "difference")},
+    )
+    if "cmp_segment" not in st.session_state or st.session_state["cmp_segment"] > len(frame):
+        st.session_state["cmp_segment"] = int(differ["segment"].iloc[0])
+    index = int(st.number_input("Show segment", 1, len(frame), key="cmp_segment")) - 1
+    refs = tuple(stream[index] for stream in references if stream[index] is not None)
+    sentence_settings = cached.settings_key({**settings, "effective_order": True})
+    if source is not None:
+        st.text(f"source: {source[index]}")
+    for k, reference in enumerate(refs):
+        st.text(f"reference {k + 1}: {reference}")
+    order = st.segmented_control(
+        "highlight n-grams of order", list(range(1, settings["max_order"] + 1)), default=1, key="cmp_order"
+    )
+    left, right = st.columns(2)
+    for column, name in ((left, a), (right, b)):
+        trace = cached.explain_cached(systems[name][index], refs, sentence_settings)
+        breakdown = trace.orders[min(order or 1, len(trace.orders)) - 1]
+        column.markdown(f"**{views.md_escape(name)}**: sentence BLEU {trace.score_100:.2f}")
+        column.html(views.tokens_html(trace.candidate_tokens, views.candidate_marks(breakdown), "output"))
+        column.html(views.ngram_chips_html(breakdown))
+
+
+def show_characteristic(
+    key: str, systems: dict[str, list[str]], references: list[list[str | None]], settings: dict[str, Any]
+) -> None:
+    bar, report = progress_bar("Counting matched n-grams per system…") if len(references[0]) > 500 else (None, None)
+    contrasts = cached.characteristic_cached(
+        key, systems, references, settings["tokenize"], settings["lowercase"], settings["max_order"], progress=report
+    )
+    if bar is not None:
+        bar.empty()
+    name = st.selectbox("System", list(systems), key="cmp_char_system")
+    more, less = contrasts[name]
+    left, right = st.columns(2)
+    left.markdown("**Matched more often than the others**")
+    left.dataframe(compare_views.contrast_frame(more), hide_index=True, width="stretch")
+    right.markdown("**Matched less often than the others**")
+    right.dataframe(compare_views.contrast_frame(less), hide_index=True, width="stretch")
+    st.caption("Matches are clipped counts summed over segments; 'others' is the mean over the other systems.")
+
+
+def render(
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    source: list[str] | None,
+    settings: dict[str, Any],
+) -> None:
+    names = list(systems)
+    baseline, test, n_samples, seed, alpha = test_controls(names)
+    key = cached.systems_key(systems, references)
+    settings_key = cached.settings_key(settings)
+    with st.spinner("Tokenizing and counting n-grams…"):
+        analyses = cached.systems_analyses_cached(key, systems, references, settings_key)
+    bar, report = progress_bar(f"{TESTS[test]}: {n_samples:,} samples…")
+    paired = cached.paired_cached(key, systems, references, settings_key, baseline, test, n_samples, seed, report)
+    bar.empty()
+    frame = compare_views.results_frame(analyses, paired, baseline, alpha)
+    signature = analyses[baseline].result.signature
+    st.dataframe(
+        frame,
+        hide_index=True,
+        column_config={
+            "BLEU": st.column_config.NumberColumn(format="%.2f"),
+            "p-value": st.column_config.NumberColumn(format="%.4f"),
+        },
+    )
+    ci_note = "95% CI: bootstrap mean ± half-width." if test == "bs" else "Approximate randomization gives no CI."
+    st.caption(
+        f"p-values: {TESTS[test]} against {views.md_escape(baseline)}, {n_samples:,} samples, seed {seed}; "
+        f"'yes *' when p < {alpha}. {ci_note}"
+    )
+    st.code(signature, language=None)
+    cols = st.columns(3)
+    cols[0].download_button("Download table (CSV)", views.frame_csv(frame), "bleu-compare.csv", "text/csv")
+    cols[1].download_button(
+        "Download table (JSON)",
+        compare_views.results_json(frame, signature, test, n_samples, seed),
+        "bleu-compare.json",
+        "application/json",
+    )
+    cols[2].download_button(
+        "Download table (LaTeX)", compare_views.results_latex(frame, signature), "bleu-compare.tex", "text/x-tex"
+    )
+
+    left, right = st.columns(2)
+    left.altair_chart(compare_views.ci_chart(frame, paired), width="stretch")
+    right.altair_chart(compare_views.precisions_chart(analyses), width="stretch")
+    buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
+    left.altair_chart(compare_views.buckets_chart(buckets), width="stretch")
+    if len(names) > 2:
+        bar, report = progress_bar("p-values for every pair…")
+        p_values = cached.pairwise_cached(key, systems, references, settings_key, test, n_samples, seed, report)
+        bar.empty()
+        right.altair_chart(compare_views.heatmap(p_values, names, alpha), width="stretch")
+        pairs = len(names) * (len(names) - 1) // 2
+        right.caption(
+            f"{pairs} pairs tested: at α = {alpha}, about {pairs * alpha:.1f} 'significant' differences are expected "
+            f"by chance alone. For a family-wise α, compare each p-value with α/{pairs} = {alpha / pairs:.4g} "
+            "(Bonferroni)."
+        )
+
+    segments_tab, ngrams_tab = st.tabs(["Segments", "Characteristic n-grams"])
+    with segments_tab:
+        show_segments(analyses, systems, references, source, settings)
+    with ngrams_tab:
+        show_characteristic(key, systems, references, settings)
+
+
+st.title("Compare systems")
+st.caption(
+    "Several system outputs on the same test set: BLEU with confidence intervals and paired significance tests "
+    "(identical to sacreBLEU's --paired-bs / --paired-ar), per-segment comparisons and characteristic n-grams."
+)
+systems, references, source = read_inputs()
+settings = controls.bleu_settings("cmp")
+if not references or len(systems) < 2:
+    st.info("The comparison appears once two or more system outputs and the references are loaded.")
+elif settings is not None:
+    render(systems, references, source, settings)

@@ -1,0 +1,207 @@
+"""Tables and charts of the compare page (no Streamlit calls; system names are user text)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from bleu_core import PairedResult
+from bleu_core.analysis import CorpusAnalysis, LengthBucket, NgramContrast
+
+_LATEX_SPECIAL = re.compile(r"([\\&%$#_{}~^])")
+_LATEX_REPLACEMENTS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    """Text that LaTeX prints literally (no command in it can run)."""
+    return _LATEX_SPECIAL.sub(lambda m: _LATEX_REPLACEMENTS.get(m.group(1), "\\" + m.group(1)), text)
+
+
+def results_frame(
+    analyses: Mapping[str, CorpusAnalysis], paired: Mapping[str, PairedResult], baseline: str, alpha: float
+) -> pd.DataFrame:
+    """One row per system: BLEU, 95% CI, p-value against the baseline, significance, length ratio, p_1..p_4."""
+    rows = []
+    for name, analysis in analyses.items():
+        result, test = analysis.result, paired[name]
+        row: dict[str, object] = {
+            "system": name,
+            "BLEU": round(result.score_100, 2),
+            "95% CI": f"{100 * test.mean:.2f} ± {100 * test.ci:.2f}"
+            if test.mean is not None and test.ci is not None
+            else "",
+            "p-value": None if test.p_value is None else round(test.p_value, 4),
+            "significant": "baseline" if name == baseline else ("yes *" if (test.p_value or 1.0) < alpha else "no"),
+            "c/r": round(result.ratio, 3),
+        }
+        for n, p in enumerate(result.precisions[:4], 1):
+            row[f"p{n}"] = round(100 * p, 1)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def results_latex(frame: pd.DataFrame, signature: str) -> str:
+    """A booktabs table of the results, every cell escaped."""
+    columns = list(frame.columns)
+    lines = [
+        r"\begin{tabular}{l" + "r" * (len(columns) - 1) + "}",
+        r"\toprule",
+        " & ".join(latex_escape(str(c)) for c in columns) + r" \\",
+        r"\midrule",
+    ]
+    for record in frame.itertuples(index=False):
+        cells = ["" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v) for v in record]
+        lines.append(" & ".join(latex_escape(c) for c in cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", f"% {latex_escape(signature)}"]
+    return "\n".join(lines) + "\n"
+
+
+def results_json(frame: pd.DataFrame, signature: str, test: str, n_samples: int, seed: int) -> str:
+    records = json.loads(frame.to_json(orient="records", force_ascii=False))
+    return json.dumps(
+        {"signature": signature, "test": test, "n_samples": n_samples, "seed": seed, "systems": records},
+        ensure_ascii=False,
+        indent=1,
+    )
+
+
+def ci_chart(frame: pd.DataFrame, paired: Mapping[str, PairedResult]) -> alt.Chart:
+    """BLEU per system with the bootstrap 95% interval (mean ± half-width) as an error bar."""
+    data = pd.DataFrame(
+        {
+            "system": frame["system"],
+            "BLEU": frame["BLEU"],
+            "low": [100 * (paired[s].mean or 0) - 100 * (paired[s].ci or 0) for s in frame["system"]],
+            "high": [100 * (paired[s].mean or 0) + 100 * (paired[s].ci or 0) for s in frame["system"]],
+            "has_ci": [paired[s].ci is not None for s in frame["system"]],
+        }
+    )
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=None, title=None))
+    points = base.mark_point(filled=True, size=80, color="#3b6ea8").encode(
+        x=alt.X("BLEU:Q", title="BLEU (0–100)", scale=alt.Scale(zero=False)),
+        tooltip=[
+            "system",
+            alt.Tooltip("BLEU:Q", format=".2f"),
+            alt.Tooltip("low:Q", format=".2f"),
+            alt.Tooltip("high:Q", format=".2f"),
+        ],
+    )
+    bars = base.transform_filter("datum.has_ci").mark_rule(color="#3b6ea8").encode(x="low:Q", x2="high:Q")
+    return (bars + points).properties(height=alt.Step(32), title="BLEU with 95% bootstrap interval")
+
+
+def precisions_chart(analyses: Mapping[str, CorpusAnalysis]) -> alt.Chart:
+    rows = [
+        {"system": name, "order": f"p{n}", "precision": 100 * p}
+        for name, a in analyses.items()
+        for n, p in enumerate(a.result.precisions, 1)
+    ]
+    return (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_bar()
+        .encode(
+            x=alt.X("order:N", title=None),
+            xOffset="system:N",
+            y=alt.Y("precision:Q", title="precision (%)"),
+            color=alt.Color("system:N", legend=alt.Legend(orient="bottom")),
+            tooltip=["system", "order", alt.Tooltip("precision:Q", format=".2f")],
+        )
+        .properties(height=260, title="n-gram precisions per system")
+    )
+
+
+def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]]) -> alt.Chart:
+    rows = [
+        {"system": name, "reference length": b.label, "BLEU": 100 * b.corpus_bleu, "segments": b.segments}
+        for name, items in buckets.items()
+        for b in items
+    ]
+    order = list(dict.fromkeys(row["reference length"] for row in sorted(rows, key=lambda r: _bucket_start(r))))
+    return (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_bar()
+        .encode(
+            x=alt.X("reference length:N", sort=order, title="reference length (tokens)"),
+            xOffset="system:N",
+            y=alt.Y("BLEU:Q", title="corpus BLEU of the bucket"),
+            color=alt.Color("system:N", legend=alt.Legend(orient="bottom")),
+            tooltip=["system", "reference length", "segments", alt.Tooltip("BLEU:Q", format=".2f")],
+        )
+        .properties(height=260, title="BLEU by reference length")
+    )
+
+
+def _bucket_start(row: Mapping[str, object]) -> int:
+    return int(str(row["reference length"]).split("–")[0].rstrip("+"))
+
+
+def heatmap(p_values: Mapping[tuple[str, str], float], names: Sequence[str], alpha: float) -> alt.Chart:
+    rows = [
+        {"A": a, "B": b, "p": p_values[(a, b)], "label": f"{p_values[(a, b)]:.4f}"}
+        for a in names
+        for b in names
+        if a != b
+    ]
+    frame = pd.DataFrame(rows)
+    base = alt.Chart(frame).encode(
+        x=alt.X("B:N", sort=list(names), title=None), y=alt.Y("A:N", sort=list(names), title=None)
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color("p:Q", scale=alt.Scale(domain=[0, max(0.2, alpha * 2)], scheme="blues", reverse=True)),
+        tooltip=["A", "B", "label"],
+    )
+    text = base.mark_text(fontSize=11).encode(
+        text="label:N", color=alt.condition(f"datum.p < {alpha}", alt.value("white"), alt.value("black"))
+    )
+    return (cells + text).properties(height=alt.Step(34), title="Pairwise p-values")
+
+
+def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "segment": np.arange(1, len(analyses[a].sentence) + 1),
+            a: 100 * analyses[a].sentence,
+            b: 100 * analyses[b].sentence,
+            "difference": 100 * (analyses[a].sentence - analyses[b].sentence),
+        }
+    )
+
+
+def scatter_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
+    data = frame.rename(columns={a: "x", b: "y"})
+    points = (
+        alt.Chart(data)
+        .mark_circle(size=40, opacity=0.6)
+        .encode(
+            x=alt.X("x:Q", title=f"sentence BLEU of {a}", scale=alt.Scale(domain=[0, 100])),
+            y=alt.Y("y:Q", title=f"sentence BLEU of {b}", scale=alt.Scale(domain=[0, 100])),
+            color=alt.condition("datum.x > datum.y", alt.value("#3b6ea8"), alt.value("#c77700")),
+            tooltip=["segment", alt.Tooltip("x:Q", title=a, format=".2f"), alt.Tooltip("y:Q", title=b, format=".2f")],
+        )
+        .add_params(alt.selection_point(name="picked", fields=["segment"], on="click"))
+    )
+    diagonal = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(color="#999", strokeDash=[4, 4])
+    return (diagonal.encode(x="x:Q", y="y:Q") + points).properties(
+        height=380, title="Sentence BLEU per segment (blue: first system better)"
+    )
+
+
+def win_tie_loss(frame: pd.DataFrame) -> tuple[int, int, int]:
+    diff = frame["difference"].to_numpy()
+    return int((diff > 1e-9).sum()), int((np.abs(diff) <= 1e-9).sum()), int((diff < -1e-9).sum())
+
+
+def contrast_frame(items: Sequence[NgramContrast]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "n-gram": [c.ngram for c in items],
+            "n": [c.order for c in items],
+            "matches": [c.matches for c in items],
+            "others (mean)": [round(c.others, 2) for c in items],
+        }
+    )

@@ -1,0 +1,69 @@
+"""The compare page in a real browser: upload WMT22 systems, change the baseline, open a segment."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pandas as pd
+import pytest
+import sacrebleu
+from playwright.sync_api import expect
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.significance import PairedTest
+
+from tests.conftest import Pair
+from tests.e2e.test_corpus_browser import choose, upload
+
+TABLE = '[data-testid="stDataFrame"]'
+
+
+def wait_for_table(page: Any) -> None:
+    page.wait_for_selector(TABLE, timeout=60_000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+
+
+def csv_download(page: Any) -> str:
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download table (CSV)").click()
+    return str(open(info.value.path(), encoding="utf-8").read())
+
+
+def test_upload_systems_change_baseline_and_open_a_segment(server: str, page: Any, pairs: list[Pair]) -> None:
+    pair = next((p for p in pairs if len(p.systems) >= 3 and p.tokenize == "13a"), None)
+    if pair is None:
+        pytest.skip("no WMT22 pair with three systems in the data folder")
+    page.goto(f"{server}/compare")
+    wait_for_table(page)
+    expect(page.get_by_role("heading", name="Compare systems")).to_be_visible()
+
+    page.get_by_text("Upload files").click()
+    systems = list(pair.systems[:3])
+    upload(page, "System outputs", [str(p) for p in systems])
+    upload(page, "References", str(pair.references[0]))
+    expect(page.get_by_text(f"against {systems[0].name}")).to_be_visible(timeout=60_000)
+
+    choose(page, "Baseline", systems[1].name)
+    expect(page.get_by_text(f"against {systems[1].name}")).to_be_visible(timeout=60_000)
+    refs = [pair.references[0].read_text(encoding="utf-8").splitlines()]
+    hyps = {p.name: p.read_text(encoding="utf-8").splitlines() for p in systems}
+    ordered = [(systems[1].name, hyps[systems[1].name])] + [(n, h) for n, h in hyps.items() if n != systems[1].name]
+    _, scores = PairedTest(ordered, {"BLEU": BLEU(references=refs)}, None, "bs", 1000)()
+    table = pd.read_csv(io.StringIO(csv_download(page))).set_index("system")
+    for name, result in zip(scores["System"], scores["BLEU"], strict=True):
+        assert table.loc[name, "BLEU"] == pytest.approx(round(result.score, 2), abs=1e-9)
+        if result.p_value is not None:
+            assert table.loc[name, "p-value"] == pytest.approx(round(result.p_value, 4), abs=1e-9)
+
+    segment = page.get_by_label("Show segment")
+    segment.fill("7")
+    segment.press("Enter")
+    first = systems[0].name
+    expected = sacrebleu.sentence_bleu(hyps[first][6], [refs[0][6]])
+    shown = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text=f"{first}: sentence BLEU")
+    expect(shown).to_contain_text(f"{expected.score:.2f}", timeout=30_000)
+    expect(page.get_by_text(f"reference 1: {refs[0][6]}")).to_be_visible()
+    page.get_by_role("tab", name="Characteristic n-grams").click()
+    expect(page.get_by_text("Matched more often than the others")).to_be_visible(timeout=60_000)
+    assert page.dialogs == []
+    assert page.console_errors == []
