@@ -194,11 +194,11 @@ def _join_13a(lines: Sequence[str]) -> _Joined:
     separator = _marks("".join(lines), 1)
     if any("\n" in line for line in lines):
         # sacreBLEU removes <skipped> once, before it joins line breaks; do both for these lines here.
-        lines = [
-            line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ") if "\n" in line else line
-            for line in lines
-        ]
         broken = {i for i, line in enumerate(lines) if "\n" in line}
+        lines = [
+            line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ") if i in broken else line
+            for i, line in enumerate(lines)
+        ]
         text = f" {separator} ".join(
             line if i in broken else line.replace("<skipped>", "") for i, line in enumerate(lines)
         )

@@ -6,10 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
-from sacrebleu.metrics.bleu import _get_tokenizer
 
 import bleu_core
-from tests.conftest import Pair, read_plain
 
 # Small vocabularies make matches, repeats and ties likely; odd characters exercise the tokenizers.
 WORDS = ["the", "cat", "a", "mat", "on", "is", "The", "CAT", "3.5", "1,000", "x-y", "2-3", "&amp;", "&quot;"]
@@ -68,34 +66,3 @@ def test_sentence_scores_equal_sacrebleu(hyps: list[str], settings: dict) -> Non
     expected = [metric.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
     ours = bleu_core.sentence_scores(hyps, refs, **settings)
     assert [round(100 * o, 9) for o in ours] == pytest.approx(expected, abs=1e-9)
-
-
-@pytest.mark.parametrize("name", ["13a", "char", "none", "zh", "intl"])
-@given(st.lists(st.one_of(line, st.text(max_size=40)), max_size=8), st.booleans())
-def test_tokenizers_equal_sacrebleu_on_generated_text(name: str, lines: list[str], lowercase: bool) -> None:
-    sacre = _get_tokenizer(name)()
-    expected = [sacre((text.lower() if lowercase else text).rstrip()).split() for text in lines]
-    assert bleu_core.tokenize_lines(lines, name, lowercase) == expected
-
-
-def test_tokenizers_equal_sacrebleu_on_every_wmt22_file(pairs: list[Pair]) -> None:
-    checked = 0
-    for pair in pairs:
-        for path in (*pair.references, *pair.systems):
-            lines = read_plain(path)
-            for name in {"13a", "char", pair.tokenize}:
-                sacre = _get_tokenizer(name)()
-                assert bleu_core.tokenize_lines(lines, name) == [sacre(x.rstrip()).split() for x in lines], path.name
-                checked += 1
-    assert checked > 100
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["a-\nb", "a-<skipped>\nb", "x\n\ny", "end.\n", "1.\n.5", "&amp;quot;", "<SKIPPED>", "a.\x85", "Σ\nΣa", "ΑΣ"],
-)
-def test_13a_edge_cases_with_embedded_line_breaks(text: str) -> None:
-    sacre = _get_tokenizer("13a")()
-    for lowercase in (False, True):
-        source = text.lower() if lowercase else text
-        assert bleu_core.tokenize_lines([text, "x", text], "13a", lowercase)[0] == sacre(source.rstrip()).split()

@@ -1,0 +1,111 @@
+"""The tokenizers give sacreBLEU's tokens exactly: both outputs (strings and the integer ids scoring uses).
+
+Checked on every WMT22 file (each with 13a, char, none, zh and its own tokenizer), on hypothesis-generated
+text with odd punctuation, digits, entities, line breaks and CJK, and, for zh, on every code point.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sacrebleu.metrics.bleu import _get_tokenizer
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+import bleu_core
+from bleu_core.tokenizers import Vocabulary, decode, encode_lines, is_chinese_char
+from tests.conftest import Pair, read_plain
+
+NAMES = ["13a", "char", "none", "zh", "intl"]
+
+
+def sacrebleu_tokens(lines: list[str], name: str, lowercase: bool = False) -> list[list[str]]:
+    sacre = _get_tokenizer(name)()
+    return [sacre((line.lower() if lowercase else line).rstrip()).split() for line in lines]
+
+
+def assert_both_outputs(lines: list[str], name: str, lowercase: bool = False) -> None:
+    expected = sacrebleu_tokens(lines, name, lowercase)
+    assert bleu_core.tokenize_lines(lines, name, lowercase) == expected
+    vocab = Vocabulary(name)
+    assert decode(encode_lines(lines, name, lowercase, vocab), vocab) == expected
+
+
+def test_every_wmt22_file(pairs: list[Pair]) -> None:
+    checked = 0
+    for pair in pairs:
+        for path in (*pair.references, *pair.systems):
+            lines = read_plain(path)
+            for name in sorted({"13a", "char", "none", "zh", pair.tokenize}):
+                assert_both_outputs(lines, name)
+                checked += 1
+    assert checked > 300
+
+
+PIECES = [
+    *("the", "The", "cat", "3.5", "1,000", "x-y", "2-3", "-4", "5-", "U.S.", "e.g.", "a.b", ",a", "a,", ".5"),
+    *("&amp;", "&quot;", "&lt;", "&gt;", "&amp;quot;", "&", "<skipped>", "<skip", "ped>", "-\n", "\n", "\r"),
+    *(".", ",", "..", ",.", "...", "-", "--", "'", '"', "(", ")", "[", "]", "{", "}", "/", "\\", "@", "`", "~"),
+    *("中", "国", "。", "，", "「", "」", "．", "Ａ", "１", "—", "“", "”", "…", "☃", "𠀀", "の", "한"),
+    *("é", "ß", "Σ", "ς", "İ", "\u0301", "\u200b", "\ufeff", "\u3000", "\u2028", "\x85", "\xa0", "\t", " ", "  "),
+]
+piece_text = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
+any_text = st.text(max_size=40)
+lines_strategy = st.lists(st.one_of(piece_text, any_text), max_size=8)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(lines_strategy, st.booleans())
+def test_generated_text(name: str, lines: list[str], lowercase: bool) -> None:
+    if name == "intl":  # sacreBLEU's own tokenizer, line by line: only the string output is ours
+        assert bleu_core.tokenize_lines(lines, name, lowercase) == sacrebleu_tokens(lines, name, lowercase)
+    else:
+        assert_both_outputs(lines, name, lowercase)
+
+
+@pytest.mark.parametrize("name", ["13a", "zh", "none"])
+@given(lines_strategy)
+def test_unknown_tokens_get_minus_one_against_a_fixed_vocabulary(name: str, lines: list[str]) -> None:
+    vocab = Vocabulary(name)
+    known = encode_lines(lines[: len(lines) // 2], name, False, vocab)
+    del known
+    words = vocab.tokens()
+    fixed = encode_lines(lines, name, False, vocab, grow=False)
+    expected = sacrebleu_tokens(lines, name)
+    assert fixed.lengths.tolist() == [len(tokens) for tokens in expected]
+    flat = [token for tokens in expected for token in tokens]
+    assert [words.get(i, None) if i >= 0 else None for i in fixed.ids.tolist()] == [
+        token if token in vocab.ids and vocab.ids[token] in words else None for token in flat
+    ]
+
+
+def test_zh_pads_exactly_sacrebleus_chinese_characters_on_every_code_point() -> None:
+    check = TokenizerZh._is_chinese_char
+    differing = [c for c in range(0x110000) if is_chinese_char(chr(c)) != check(chr(c))]
+    assert differing == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("a-\nb", "a-<skipped>\nb", "x\n\ny", "end.\n", "1.\n.5", "&amp;quot;", "<SKIPPED>", "a.\x85", "Σ\nΣa"),
+        *("ΑΣ", "<skip<skipped>ped>\nx", "<skip<skipped>ped>"),
+    ],
+)
+def test_13a_edge_cases_with_embedded_line_breaks(text: str) -> None:
+    for lowercase in (False, True):
+        assert_both_outputs([text, "x", text], "13a", lowercase)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [".5", "5.", ",a", "a,", ".", ",", " .5 ", "中.5", "5.中", "中.", ".中", "(.5", "5.)", ".5 5.", "。.5", "a .b. c,"],
+)
+def test_zh_line_edges_see_no_space(text: str) -> None:
+    assert_both_outputs([text, text + " x", "x " + text, "", text], "zh")
+
+
+def test_separator_characters_in_the_text_are_avoided() -> None:
+    lines = ["a\x00b. c", "\x01.5\x02", "x\x03,"]
+    for name in ("13a", "zh", "none"):
+        assert_both_outputs(lines, name)
