@@ -322,6 +322,8 @@ class LintFinding:
     message: str
 
 
+#: Lines the tokenization check looks at (the start of a file is enough to tell).
+LINT_SAMPLE = 5_000
 _TOKENIZED = re.compile(r"\s[.,!?;:](\s|$)|\s(?:'s|n't|'re|'ll)\b|&quot;|&amp;|@-@|\s-\s?$")
 
 
@@ -336,6 +338,11 @@ def _is_cjk(char: str) -> bool:
     )
 
 
+def _has_invisible(line: str) -> bool:
+    """Control or format characters other than tab (zero-width, BOM, direction marks, ...)."""
+    return any(ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf") for ch in line)
+
+
 def _count(n: int, noun: str = "line") -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
@@ -345,9 +352,9 @@ def _where(numbers: Sequence[int], limit: int = 5) -> str:
     return f"line{'s' if len(numbers) > 1 else ''} {shown}{' …' if len(numbers) > limit else ''}"
 
 
-def _cjk_share(lines: Sequence[str], sample: int = 2000) -> tuple[float, bool]:
+def _cjk_share(lines: Sequence[str], sample: int = 500) -> tuple[float, bool]:
     """Share of CJK characters among the non-space characters of the first lines, and whether kana occur."""
-    text = "".join(lines[:sample])
+    text = "".join(lines[:sample])[:100_000]
     letters = [ch for ch in text if not ch.isspace()]
     if not letters:
         return 0.0, False
@@ -396,14 +403,16 @@ def lint_corpus(
         elif lines and len(empty) == len(lines):
             findings.append(LintFinding("error", "all-empty", f"{name} has only empty lines."))
     for name, lines in [hypothesis, *references]:
-        nonempty = [line for line in lines if line.strip()]
-        tokenized = [i + 1 for i, line in enumerate(lines) if line.strip() and _TOKENIZED.search(line.rstrip())]
-        if nonempty and len(tokenized) >= max(1, 0.3 * len(nonempty)) and tokenize != "none":
+        sample = lines[:LINT_SAMPLE]
+        nonempty = sum(1 for line in sample if line.strip())
+        tokenized = [i + 1 for i, line in enumerate(sample) if line.strip() and _TOKENIZED.search(line.rstrip())]
+        if nonempty and len(tokenized) >= max(1, 0.3 * nonempty) and tokenize != "none":
+            of = f"{len(tokenized)} of {nonempty}" + (" checked" if len(lines) > LINT_SAMPLE else "")
             findings.append(
                 LintFinding(
                     "warning",
                     "tokenized",
-                    f"{name} looks already tokenized: {len(tokenized)} of {len(nonempty)} lines have punctuation or "
+                    f"{name} looks already tokenized: {of} lines have punctuation or "
                     f"clitics split off by spaces (e.g. {_where(tokenized, 3)}). BLEU's tokenizer expects plain "
                     "(detokenized) text; scoring tokenized text usually inflates BLEU and is not comparable with "
                     "published scores. Detokenize both sides, or knowingly choose the whitespace tokenizer.",
@@ -445,11 +454,7 @@ def lint_corpus(
                     "Did you upload the same file twice?",
                 )
             )
-    controls = [
-        i + 1
-        for i, line in enumerate(hyp_lines)
-        if any(ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf") for ch in line)
-    ]
+    controls = [i + 1 for i, line in enumerate(hyp_lines) if not line.isprintable() and _has_invisible(line)]
     if controls:
         findings.append(
             LintFinding(

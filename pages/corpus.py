@@ -16,6 +16,10 @@ ensure_app_navigation()
 DEMO, UPLOAD, PASTE = "Demo corpus", "Upload files", "Paste text"
 LEVELS = {"error": st.error, "warning": st.warning, "info": st.info}
 Named = tuple[str, list[str]]
+#: Rows listed in the segment table (the downloads hold every segment).
+TABLE_ROWS = 5_000
+#: Above this many segments the n-gram lists are counted only on request.
+LAZY_SEGMENTS = 20_000
 
 
 def read_file(uploaded: Any, where: Any) -> Named | None:
@@ -144,9 +148,12 @@ def show_score(analysis: CorpusAnalysis) -> None:
 
 
 def show_segments(
-    analysis: CorpusAnalysis, hyps: list[str], refs: list[list[str | None]], settings: dict[str, Any]
+    analysis: CorpusAnalysis,
+    frame: Any,
+    hyps: list[str],
+    refs: list[list[str | None]],
+    settings: dict[str, Any],
 ) -> None:
-    frame = corpus_views.segment_frame(analysis, hyps, refs)
     top_len = max(int(frame["ref len"].max()), 1)
     cols = st.columns([2, 2, 2, 1])
     score_range = cols[0].slider("sentence BLEU between", 0.0, 100.0, (0.0, 100.0), step=1.0, key="co_score_range")
@@ -154,19 +161,20 @@ def show_segments(
     sort = cols[2].selectbox("sort by", list(corpus_views.SORTS), key="co_sort")
     ascending = cols[3].toggle("ascending", value=True, key="co_ascending")
     shown = corpus_views.filter_segments(frame, score_range, length_range, sort, ascending)
-    st.session_state["co_table_ids"] = shown["segment"].tolist()
+    st.session_state["co_table_ids"] = shown["segment"].tolist()[:TABLE_ROWS]
+    more = f" (the first {TABLE_ROWS:,} are listed; the downloads hold all)" if len(shown) > TABLE_ROWS else ""
     st.caption(
-        f"{len(shown):,} of {len(frame):,} segments. Sentence BLEU uses the settings on the left with effective "
+        f"{len(shown):,} of {len(frame):,} segments{more}. Sentence BLEU uses the settings on the left with effective "
         "order (as sacreBLEU's sentence_score). Leave-one-out Δ: corpus BLEU minus corpus BLEU without the segment "
         "(positive: the segment helps). Select a row to walk through it."
     )
     st.dataframe(
-        shown,
+        shown.head(TABLE_ROWS),
         hide_index=True,
         key="co_table",
         on_select=on_table_select,
         selection_mode="single-row",
-        height=min(420, 38 + 35 * len(shown)),
+        height=min(420, 38 + 35 * min(len(shown), TABLE_ROWS)),
         column_config={
             "sentence BLEU": st.column_config.NumberColumn(format="%.2f"),
             "c/r": st.column_config.NumberColumn(format="%.3f"),
@@ -193,6 +201,10 @@ def show_segments(
 
 
 def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], options: dict[str, Any]) -> None:
+    if len(hyps) > LAZY_SEGMENTS and not st.toggle(
+        f"Count the n-grams of all {len(hyps):,} segments (takes a while on a corpus this large)", key="co_count_ngrams"
+    ):
+        return
     bar = st.progress(0.0, "Counting n-grams…") if len(hyps) > 2000 else None
     tallies = cached.ngram_tallies_cached(
         key,
@@ -220,8 +232,7 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], options
     )
 
 
-def show_lengths(analysis: CorpusAnalysis, hyps: list[str], refs: list[list[str | None]]) -> None:
-    frame = corpus_views.segment_frame(analysis, hyps, refs)
+def show_lengths(analysis: CorpusAnalysis, frame: Any) -> None:
     buckets = length_buckets(analysis.stats, analysis.sentence, analysis.result.options)
     left, right = st.columns(2)
     left.altair_chart(corpus_views.ratio_histogram(frame), width="stretch")
@@ -248,21 +259,21 @@ elif settings is not None:
         with st.spinner("Tokenizing and counting n-grams…"):
             analysis = cached.corpus_analysis_cached(key, hyps, streams, cached.settings_key(settings))
         show_score(analysis)
+        frame = corpus_views.segment_frame(analysis, hyps, streams)
         segments_tab, ngrams_tab, lengths_tab = st.tabs(["Segments", "N-grams", "Lengths"])
         with segments_tab:
-            show_segments(analysis, hyps, streams, settings)
+            show_segments(analysis, frame, hyps, streams, settings)
         with ngrams_tab:
             show_ngrams(key, hyps, streams, settings)
         with lengths_tab:
-            show_lengths(analysis, hyps, streams)
-        frame = corpus_views.segment_frame(analysis, hyps, streams)
+            show_lengths(analysis, frame)
         cols = st.columns(2)
         cols[0].download_button(
-            "Download segments (CSV)", corpus_views.segments_csv(frame), "bleu-segments.csv", "text/csv"
+            "Download segments (CSV)", lambda: corpus_views.segments_csv(frame), "bleu-segments.csv", "text/csv"
         )
         cols[1].download_button(
             "Download segments (JSON)",
-            corpus_views.segments_json(analysis, hyps),
+            lambda: corpus_views.segments_json(analysis, hyps),
             "bleu-segments.json",
             "application/json",
         )
