@@ -187,24 +187,27 @@ def hundred_k_corpus(root: Path, segments: int) -> tuple[list[str], list[str]]:
     every system of a pair with that pair's first reference (A; B for cs-en, which has no A).
     When all of them are fewer than ``segments``, the list starts over.
     """
-    blocks: list[tuple[list[str], list[str]]] = []
     folders = sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: (not p.name.startswith("en-"), p.name))
-    for folder in folders:
-        if WMT_TOKENIZER.get(folder.name.split("-")[-1], "13a") != "13a":
-            continue
-        corpus = load_corpus(root, folder.name)
-        if corpus is not None:
-            blocks.extend((hyps, corpus.refs[0]) for hyps in corpus.systems.values())
-    if not blocks:
-        raise FileNotFoundError(f"no 13a pairs under {root}")
+    folders = [f for f in folders if WMT_TOKENIZER.get(f.name.split("-")[-1], "13a") == "13a"]
+
+    def blocks() -> Iterable[tuple[list[str], list[str]]]:
+        # One pair at a time, so loading never holds more than one pair beyond what is kept.
+        for folder in folders:
+            corpus = load_corpus(root, folder.name)
+            if corpus is not None:
+                yield from ((hyps, corpus.refs[0]) for hyps in corpus.systems.values())
+
     hyps: list[str] = []
     refs: list[str] = []
     while len(hyps) < segments:
-        for block_hyps, block_refs in blocks:
+        before = len(hyps)
+        for block_hyps, block_refs in blocks():
             hyps.extend(block_hyps)
             refs.extend(block_refs)
             if len(hyps) >= segments:
                 break
+        if len(hyps) == before:
+            raise FileNotFoundError(f"no 13a pairs under {root}")
     return hyps[:segments], refs[:segments]
 
 
@@ -417,8 +420,8 @@ def child_main(library: str, segments: int, synthetic: bool) -> int:
     children, so it cannot tell successive children apart): ``peak_kb`` is the process's peak RSS
     (``getrusage(RUSAGE_SELF).ru_maxrss``: interpreter, imports, input text and scoring);
     ``base_kb`` the RSS just before scoring, with the input loaded; ``scoring_peak_kb`` the peak
-    while scoring, after resetting the peak counter (an upper bound, the process peak, if the
-    kernel does not allow the reset).
+    while scoring (``VmHWM`` after resetting the peak counter; the process peak, an upper bound, if
+    the kernel does not allow the reset).
     """
     hyps, refs = synthetic_hundred_k(segments) if synthetic else hundred_k_corpus(data_root(), segments)
     score: Callable[[], float]
@@ -441,7 +444,9 @@ def child_main(library: str, segments: int, synthetic: bool) -> int:
     start = time.perf_counter()
     value = score()
     seconds = time.perf_counter() - start
-    scoring_peak = max(_maxrss_kb(), _status_kb("VmHWM") or 0)
+    # After a reset VmHWM is the peak since the reset; ru_maxrss never resets (it would report the loading peak).
+    high_water = _status_kb("VmHWM") if reset else None
+    scoring_peak = high_water if high_water is not None else _maxrss_kb()
     record = {"library": library, "segments": len(hyps), "score": value, "seconds": seconds}
     record |= {"peak_kb": max(loading_peak, scoring_peak), "base_kb": base, "scoring_peak_kb": scoring_peak}
     record |= {"peak_reset": reset}

@@ -27,7 +27,7 @@ from .tokenizers import Encoded, Vocabulary, encode_lines
 IntArray = NDArray[np.int64]
 
 #: Segments handled together; bounds the working memory on very large corpora.
-CHUNK_SEGMENTS = 10_000
+CHUNK_SEGMENTS = 4_000
 
 
 @dataclass(frozen=True, slots=True)
