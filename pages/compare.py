@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import PurePath
 from typing import Any
 
 import streamlit as st
@@ -54,12 +53,13 @@ def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[st
         references = []
     systems: dict[str, list[str]] = {}
     if system_files:
+        defaults = compare_views.short_names([f.name for f in system_files])
         with left.expander("System names (editable)"):
             for i, uploaded in enumerate(system_files):
                 name = (
                     st.text_input(
                         f"name for {uploaded.name}",
-                        value=PurePath(uploaded.name).name,
+                        value=defaults[i],
                         key=f"cmp_name_{uploaded.file_id}",
                     ).strip()
                     or f"system {i + 1}"

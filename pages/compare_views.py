@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
 
 import altair as alt
 import numpy as np
@@ -108,7 +110,7 @@ def precisions_chart(analyses: Mapping[str, CorpusAnalysis]) -> alt.Chart:
             x=alt.X("order:N", title=None),
             xOffset="system:N",
             y=alt.Y("precision:Q", title="precision (%)"),
-            color=alt.Color("system:N", legend=alt.Legend(orient="bottom")),
+            color=alt.Color("system:N"),
             tooltip=["system", "order", alt.Tooltip("precision:Q", format=".2f")],
         )
         .properties(height=260, title="n-gram precisions per system")
@@ -126,10 +128,10 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]]) -> alt.Chart:
         alt.Chart(pd.DataFrame(rows))
         .mark_bar()
         .encode(
-            x=alt.X("reference length:N", sort=order, title="reference length (tokens)"),
+            x=alt.X("reference length:N", sort=order, title="reference length (tokens)", axis=alt.Axis(labelAngle=0)),
             xOffset="system:N",
             y=alt.Y("BLEU:Q", title="corpus BLEU of the bucket"),
-            color=alt.Color("system:N", legend=alt.Legend(orient="bottom")),
+            color=alt.Color("system:N"),
             tooltip=["system", "reference length", "segments", alt.Tooltip("BLEU:Q", format=".2f")],
         )
         .properties(height=260, title="BLEU by reference length")
@@ -205,3 +207,26 @@ def contrast_frame(items: Sequence[NgramContrast]) -> pd.DataFrame:
             "others (mean)": [round(c.others, 2) for c in items],
         }
     )
+
+
+_DELIMITERS = "._- "
+
+
+def short_names(file_names: Sequence[str]) -> list[str]:
+    """Default system names: the file names without the prefix and suffix they all share.
+
+    ``generaltest2022.de-en.hyp.Online-A.en`` and ``…hyp.LT22.en`` become ``Online-A`` and ``LT22``; the cut is
+    made at a ``.``, ``_``, ``-`` or space so that names stay readable.  With one file, or when the short names
+    would collide or vanish, the file names are kept.
+    """
+    names = [PurePath(name).name for name in file_names]
+    if len(names) < 2:
+        return names
+    prefix = os.path.commonprefix(names)  # noqa: RUF071 (characters, not path components, are meant)
+    suffix = os.path.commonprefix([name[::-1] for name in names])[::-1]  # noqa: RUF071
+    cut_start = max((prefix.rfind(d) + 1 for d in "._ "), default=0)
+    cut_end = min((suffix.find(d) for d in "._ " if d in suffix), default=len(suffix))
+    shortened = [name[cut_start : len(name) - (len(suffix) - cut_end)] for name in names]
+    if any(not s.strip(_DELIMITERS) for s in shortened) or len(set(shortened)) < len(shortened):
+        return names
+    return shortened

@@ -154,10 +154,10 @@ def bucket_chart(buckets: Sequence[LengthBucket]) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("reference length:N", sort=None, title="reference length (tokens)"),
+            x=alt.X("reference length:N", sort=None, title="reference length (tokens)", axis=alt.Axis(labelAngle=0)),
             xOffset="variable:N",
             y=alt.Y("value:Q", title="BLEU (0–100)"),
-            color=alt.Color("variable:N", title=None, legend=alt.Legend(orient="bottom")),
+            color=alt.Color("variable:N", title=None),
             tooltip=["reference length", "segments", "variable", alt.Tooltip("value:Q", format=".2f")],
         )
         .properties(height=240, title="BLEU by reference length")

@@ -14,6 +14,7 @@ from playwright.async_api import async_playwright
 from playwright.sync_api import expect
 
 from bleu_core import paired_test
+from pages.compare_views import short_names
 from tests.conftest import Pair
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.test_corpus_browser import upload
@@ -117,7 +118,7 @@ async def compare_session(server: str, browser: Any, systems: list[Path], refere
             .set_input_files([str(p) for p in systems])
         )
         await tab.get_by_role("region", name="References").locator('input[type="file"]').set_input_files(str(reference))
-        await tab.get_by_text(f"against {systems[0].name}").wait_for(timeout=180_000)
+        await tab.get_by_text(f"against {short_names([p.name for p in systems])[0]}").wait_for(timeout=180_000)
         await tab.wait_for_function(STATUS, timeout=180_000)
         async with tab.expect_download(timeout=60_000) as info:
             await tab.get_by_role("button", name="Download table (CSV)").click()
@@ -150,7 +151,8 @@ def test_five_sessions_compare_at_once(server: str, pairs: list[Pair]) -> None:
         tables = pool.submit(asyncio.run, run()).result()
     refs = [pair.references[0].read_text(encoding="utf-8").splitlines()]
     for subset, table in zip(subsets, tables, strict=True):
-        systems = {p.name: p.read_text(encoding="utf-8").splitlines() for p in subset}
+        names = short_names([p.name for p in subset])
+        systems = {name: p.read_text(encoding="utf-8").splitlines() for name, p in zip(names, subset, strict=True)}
         expected = paired_test(systems, refs)
         assert list(table.index) == list(systems)
         for name, result in expected.items():
