@@ -38,7 +38,7 @@ test-fast: $(VENV)/.dev
 	$(BIN)/pytest -m "not browser"
 
 test-slow: $(VENV)/.dev chromium
-	$(BIN)/pytest -m slow --hypothesis-profile=slow
+	$(BIN)/pytest -m "slow or properties" --hypothesis-profile=slow
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench.run

@@ -422,7 +422,7 @@ def lint_corpus(
         for name, lines in [hypothesis, *references]:
             share, kana = _cjk_share(lines)
             if share >= 0.3:
-                advice = "char or ja-mecab (Japanese)" if kana else "zh (Chinese)"
+                advice = "char (Japanese)" if kana else "zh (Chinese)"
                 findings.append(
                     LintFinding(
                         "warning",

@@ -94,8 +94,10 @@ PRESETS: tuple[Preset, ...] = (
         "Brevity: I always invariably perpetually do.",
         "I always invariably perpetually do.",
         RECALL_REFS,
-        {},
-        "Uses every reference's words at once; precision does not punish it, and BP cannot (c > r).",
+        {"max_order": 2},
+        "Uses every reference's words at once: p1 = 6/6 and p2 = 3/5 with unigrams and bigrams, so BLEU = 0.775. "
+        "Precision does not punish borrowing from several references, and BP cannot, because c = 6 > r = 4. "
+        "(With 3- and 4-grams p4 = 0/3, and unsmoothed BLEU drops to 0.)",
     ),
     Preset(
         "Brevity: I always do.",

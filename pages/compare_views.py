@@ -85,7 +85,7 @@ def ci_chart(frame: pd.DataFrame, paired: Mapping[str, PairedResult]) -> alt.Cha
     )
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=None, title=None))
     points = base.mark_point(filled=True, size=80, color="#3b6ea8").encode(
-        x=alt.X("BLEU:Q", title="BLEU (0–100)", scale=alt.Scale(zero=False)),
+        x=alt.X("BLEU:Q", title="BLEU (0–100)", scale=alt.Scale(domain=[0, 100], clamp=True)),
         tooltip=[
             "system",
             alt.Tooltip("BLEU:Q", format=".2f"),
@@ -93,7 +93,11 @@ def ci_chart(frame: pd.DataFrame, paired: Mapping[str, PairedResult]) -> alt.Cha
             alt.Tooltip("high:Q", format=".2f"),
         ],
     )
-    bars = base.transform_filter("datum.has_ci").mark_rule(color="#3b6ea8").encode(x="low:Q", x2="high:Q")
+    bars = (
+        base.transform_filter("datum.has_ci")
+        .mark_rule(color="#3b6ea8", clip=True)
+        .encode(x=alt.X("low:Q", scale=alt.Scale(domain=[0, 100], clamp=True)), x2="high:Q")
+    )
     return (bars + points).properties(height=alt.Step(32), title="BLEU with 95% bootstrap interval")
 
 
@@ -176,20 +180,26 @@ def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.
 
 def scatter_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
     data = frame.rename(columns={a: "x", b: "y"})
+    diff = data["difference"].to_numpy()
+    data["better"] = np.where(diff > 1e-9, "first", np.where(diff < -1e-9, "second", "tie"))
     points = (
         alt.Chart(data)
         .mark_circle(size=40, opacity=0.6)
         .encode(
             x=alt.X("x:Q", title=f"sentence BLEU of {a}", scale=alt.Scale(domain=[0, 100])),
             y=alt.Y("y:Q", title=f"sentence BLEU of {b}", scale=alt.Scale(domain=[0, 100])),
-            color=alt.condition("datum.x > datum.y", alt.value("#3b6ea8"), alt.value("#c77700")),
+            color=alt.Color(
+                "better:N",
+                title="better system",
+                scale=alt.Scale(domain=["first", "second", "tie"], range=["#3b6ea8", "#c77700", "#999999"]),
+            ),
             tooltip=["segment", alt.Tooltip("x:Q", title=a, format=".2f"), alt.Tooltip("y:Q", title=b, format=".2f")],
         )
         .add_params(alt.selection_point(name="picked", fields=["segment"], on="click"))
     )
     diagonal = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(color="#999", strokeDash=[4, 4])
     return (diagonal.encode(x="x:Q", y="y:Q") + points).properties(
-        height=380, title="Sentence BLEU per segment (blue: first system better)"
+        height=380, title="Sentence BLEU per segment (first = the x axis system)"
     )
 
 

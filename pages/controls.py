@@ -33,7 +33,12 @@ def bleu_settings(prefix: str) -> dict[str, Any] | None:
         if smooth in ("floor", "add-k"):
             default = 0.1 if smooth == "floor" else 1.0
             smooth_value = st.number_input(
-                "smoothing value", 0.0, 100.0, value=default, step=0.05, key=f"{prefix}_smooth_value_{smooth}"
+                "smoothing value",
+                0.0,
+                1.0 if smooth == "floor" else 100.0,
+                value=default,
+                step=0.05,
+                key=f"{prefix}_smooth_value_{smooth}",
             )
         max_n = st.slider("max n (largest n-gram order)", 1, S.MAX_ORDER_LIMIT, value=4, key=f"{prefix}_max_n")
         st.markdown("**n-gram weights** (normalized to sum to 1)")

@@ -108,7 +108,7 @@ def on_table_select() -> None:
 
 def show_score(analysis: CorpusAnalysis) -> None:
     result = analysis.result
-    cols = st.columns(4)
+    cols = st.columns([1, 1, 1, 1.5])
     cols[0].metric("BLEU ×100", f"{result.score_100:.2f}")
     cols[1].metric("BLEU (0–1)", f"{result.score:.4f}")
     cols[2].metric("brevity penalty", f"{result.bp:.4f}")

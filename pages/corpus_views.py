@@ -96,7 +96,7 @@ def segment_frame(
     )
     for n in range(min(4, analysis.precisions.shape[1])):
         frame[f"p{n + 1}"] = analysis.precisions[:, n]
-    frame["leave-one-out Δ"] = 100 * analysis.leave_one_out
+    frame["leave-one-out Δ"] = np.round(100 * analysis.leave_one_out, 9) + 0.0  # no "-0.000"
     frame["hypothesis"] = list(hypotheses)
     frame["reference 1"] = ["" if line is None else line for line in references[0]]
     return frame

@@ -142,7 +142,10 @@ def sidebar() -> tuple[dict[str, Any] | None, list[float]]:
         smooth_value = None
         if ss[S.SMOOTH] in ("floor", "add-k"):
             default = 0.1 if ss[S.SMOOTH] == "floor" else 1.0
-            smooth_value = st.number_input("smoothing value", 0.0, 100.0, value=default, step=0.05, key=S.SMOOTH_VALUE)
+            top = 1.0 if ss[S.SMOOTH] == "floor" else 100.0
+            smooth_value = st.number_input(
+                "smoothing value", 0.0, top, value=default, step=0.05, key=f"{S.SMOOTH_VALUE}_{ss[S.SMOOTH]}"
+            )
         st.checkbox("effective order", key=S.EFFECTIVE, help="ignore orders the candidate is too short to have")
     if total <= 0:
         return None, raw
@@ -162,14 +165,11 @@ def inputs() -> tuple[str, list[str]]:
     st.selectbox("Example", [CUSTOM, *PRESET_BY_NAME], key=S.PRESET, on_change=on_preset)
     st.text_input("Candidate (the system output)", key=S.CANDIDATE)
     st.text_area("References (one per line, any number)", key=S.REFERENCES, height=110)
-    with st.expander("…or upload .txt files (UTF-8 or UTF-16; up to 50 MB each)"):
+    with st.expander("…or upload text files (UTF-8 or UTF-16; up to 50 MB each)"):
         cols = st.columns(2)
-        cols[0].file_uploader(
-            "Candidate file", type=["txt"], key="ex_upload_candidate", on_change=on_upload, args=("candidate",)
-        )
+        cols[0].file_uploader("Candidate file", key="ex_upload_candidate", on_change=on_upload, args=("candidate",))
         cols[1].file_uploader(
             "Reference files (each line is a reference)",
-            type=["txt"],
             accept_multiple_files=True,
             key="ex_upload_references",
             on_change=on_upload,
@@ -182,6 +182,26 @@ def inputs() -> tuple[str, list[str]]:
     return st.session_state[S.CANDIDATE], references
 
 
+def preset_is_shown(preset: Preset, candidate: str, references: list[str], options: dict[str, Any]) -> bool:
+    """The example's lesson applies only while its text and settings are unchanged."""
+    values = preset_values(preset)
+    weights = values["weights"] or [1.0] * values["max_order"]
+    total = sum(weights)
+    same_weights = len(weights) == len(options["weights"]) and all(
+        abs(w / total - v) < 1e-9 for w, v in zip(weights, options["weights"], strict=True)
+    )
+    return (
+        candidate == values["candidate"]
+        and references == values["references"]
+        and options["max_order"] == values["max_order"]
+        and same_weights
+        and options["tokenize"] == values["tokenize"]
+        and options["smooth"] == values["smooth"]
+        and options["lowercase"] == values["lowercase"]
+        and options["effective_order"] == values["effective_order"]
+    )
+
+
 def render(candidate: str, references: list[str], options: dict[str, Any]) -> None:
     try:
         trace = cached.explain_cached(candidate, tuple(references), cached.settings_key(options))
@@ -189,7 +209,7 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
         st.error(f"Cannot score this input: {error}")
         return
     preset = PRESET_BY_NAME.get(st.session_state.get(S.PRESET, ""))
-    if preset and preset.lesson:
+    if preset and preset.lesson and preset_is_shown(preset, candidate, references, options):
         st.info(preset.lesson)
 
     cols = st.columns(4)

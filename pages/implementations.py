@@ -94,9 +94,9 @@ def sentence_input() -> tuple[str, list[str]] | None:
 def corpus_input() -> tuple[list[str], list[list[str]]] | None:
     """Hypothesis and reference files, decoded and checked; errors shown next to the uploaders."""
     left, right = st.columns(2)
-    hypothesis = left.file_uploader("Hypothesis", type=["txt"], key=HYPOTHESIS_FILE, help="one segment per line")
+    hypothesis = left.file_uploader("Hypothesis", key=HYPOTHESIS_FILE, help="one segment per line")
     references = right.file_uploader(
-        "References", type=["txt"], key=REFERENCE_FILES, accept_multiple_files=True, help="one file per reference"
+        "References", key=REFERENCE_FILES, accept_multiple_files=True, help="one file per reference"
     )
     st.caption("Plain text, UTF-8 or UTF-16, one segment per line; up to 50 MB per file.")
     if hypothesis is None or not references:

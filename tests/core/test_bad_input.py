@@ -552,7 +552,7 @@ def page_settings(at: AppTest) -> dict[str, Any]:
         "tokenize": ss["ex_tokenize"],
         "lowercase": ss["ex_lowercase"],
         "smooth": smooth,
-        "smooth_value": ss["ex_smooth_value"] if smooth in ("floor", "add-k") else None,
+        "smooth_value": ss[f"ex_smooth_value_{smooth}"] if smooth in ("floor", "add-k") else None,
         "effective_order": ss["ex_effective"],
     }
 

@@ -56,7 +56,7 @@ def test_shared_link_slider_upload_and_hostile_text(server: str, page: Any, tmp_
     # Upload a reference file: it replaces the references.
     ref_file = tmp_path / "refs.txt"
     ref_file.write_text("the cat the cat on the mat\n", encoding="utf-8")
-    page.get_by_text("…or upload .txt files").click()
+    page.get_by_text("…or upload text files").click()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(str(ref_file))
     expect_metric(page, "BLEU (0–1)", "1.0000")
     expect_metric(page, "c / r", "7 / 7")
