@@ -438,7 +438,9 @@ def child_main(library: str, segments: int, synthetic: bool) -> int:
             return float(sacrebleu.corpus_bleu(hyps, [refs]).score)
 
     gc.collect()
-    loading_peak = _maxrss_kb()
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent through fork and exec, so it would
+    # report the benchmark's own process (all corpora loaded) rather than this one.
+    loading_peak = _status_kb("VmHWM") or _maxrss_kb()
     reset = _reset_peak_rss()
     base = _status_kb("VmRSS") or loading_peak
     start = time.perf_counter()
