@@ -897,15 +897,8 @@ _SENTENCE_SCORERS: dict[str, Callable[[str, Sequence[str]], float]] = {
 }
 
 
-def compare_implementations(candidate: str, references: Sequence[str]) -> list[tuple[Implementation, float, float]]:
-    """Every tool's BLEU of one sentence: (implementation, score on its own scale, score in [0, 1]).
-
-    Each tool sees the text the way it is usually fed: sacreBLEU and HF evaluate
-    tokenize with 13a themselves; the token-list tools (NLTK, MATLAB, torchmetrics)
-    and multi-bleu.perl get whitespace-split tokens.  All use their default settings.
-    NaN marks a tool that fails on this input (e.g. multi-bleu.perl on an empty
-    candidate) or has no score for it (MATLAB with everything empty).
-    """
+def check_sentence_input(candidate: object, references: object) -> list[str]:
+    """The references of one candidate as a list, or a TypeError/ValueError that says what is wrong."""
     if not isinstance(candidate, str):
         raise TypeError(f"candidate must be a str; got {type(candidate).__name__}")
     if isinstance(references, str) or not isinstance(references, Sequence):
@@ -915,6 +908,19 @@ def compare_implementations(candidate: str, references: Sequence[str]) -> list[t
     for i, ref in enumerate(references):
         if not isinstance(ref, str):
             raise TypeError(f"references[{i}] must be a str; got {type(ref).__name__}")
+    return list(references)
+
+
+def compare_implementations(candidate: str, references: Sequence[str]) -> list[tuple[Implementation, float, float]]:
+    """Every tool's BLEU of one sentence: (implementation, score on its own scale, score in [0, 1]).
+
+    Each tool sees the text the way it is usually fed: sacreBLEU and HF evaluate
+    tokenize with 13a themselves; the token-list tools (NLTK, MATLAB, torchmetrics)
+    and multi-bleu.perl get whitespace-split tokens.  All use their default settings.
+    NaN marks a tool that fails on this input (e.g. multi-bleu.perl on an empty
+    candidate) or has no score for it (MATLAB with everything empty).
+    """
+    check_sentence_input(candidate, references)
     out = []
     for key, implementation in IMPLEMENTATIONS.items():
         try:

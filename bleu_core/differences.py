@@ -26,6 +26,7 @@ from .compat import (
     IMPLEMENTATIONS,
     Implementation,
     _clipped,
+    check_sentence_input,
 )
 from .explain import Explanation, choose_reference_length, explain
 from .scoring import score_statistics
@@ -299,19 +300,6 @@ _TRACERS: dict[str, Callable[[Implementation, str, Sequence[str]], Implementatio
 }
 
 
-def _check_sentence(candidate: object, references: object) -> list[str]:
-    if not isinstance(candidate, str):
-        raise TypeError(f"candidate must be a str; got {type(candidate).__name__}")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a list of strings; for one reference pass [reference]")
-    if not references:
-        raise ValueError("no references given; pass at least one reference string")
-    for i, ref in enumerate(references):
-        if not isinstance(ref, str):
-            raise TypeError(f"references[{i}] must be a str; got {type(ref).__name__}")
-    return list(references)
-
-
 def trace_implementation(key: str, candidate: str, references: Sequence[str]) -> ImplementationTrace:
     """One tool's sentence BLEU of ``candidate``, every step kept; the score equals :mod:`bleu_core.compat`'s.
 
@@ -320,13 +308,13 @@ def trace_implementation(key: str, candidate: str, references: Sequence[str]) ->
     """
     if key not in IMPLEMENTATIONS:
         raise ValueError(f"unknown implementation {key!r}; choose one of {', '.join(IMPLEMENTATIONS)}")
-    refs = _check_sentence(candidate, references)
+    refs = check_sentence_input(candidate, references)
     return _TRACERS[key](IMPLEMENTATIONS[key], candidate, refs)
 
 
 def trace_implementations(candidate: str, references: Sequence[str]) -> tuple[ImplementationTrace, ...]:
     """:func:`trace_implementation` for every tool of the registry, in its order."""
-    refs = _check_sentence(candidate, references)
+    refs = check_sentence_input(candidate, references)
     return tuple(_TRACERS[key](impl, candidate, refs) for key, impl in IMPLEMENTATIONS.items())
 
 
@@ -728,6 +716,6 @@ def common_mistakes(candidate: str, references: Sequence[str]) -> tuple[MistakeC
     Each check changes one step and keeps the rest: exp(Σ w·p_n) without the log; BP as
     exp(1 − c/r); unclipped counts; the shortest reference length; text tokenized before scoring.
     """
-    refs = _check_sentence(candidate, references)
+    refs = check_sentence_input(candidate, references)
     trace = explain(candidate, refs)
     return (_no_log(trace), _inverted_bp(trace), _no_clipping(trace), _shortest(trace), _tokenized(trace))
