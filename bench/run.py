@@ -66,6 +66,8 @@ TARGETS = {
     "100k memory": 0.15,
     "cli": 0.4,
 }
+#: Task names for --tasks, in the order they run.
+TASKS = ("corpus", "sentences", "nltk", "paired", "100k", "cli")
 SCORE_TOLERANCE = 1e-9  # on the 0-100 scale
 CI_TOLERANCE = 1e-6  # bootstrap mean and half-width, 0-100 scale (sacreBLEU averages in float32 order)
 DEFAULT_SEED = 12345  # sacreBLEU's SACREBLEU_SEED default
@@ -823,12 +825,20 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--pairs", default=None, help="comma-separated language pairs for tasks 1-2")
     parser.add_argument("--segments", type=int, default=None, help="size of task 4 (default 100000; quick 20000)")
     parser.add_argument("--profile", metavar="PAIR", default=None, help="only profile our corpus_bleu on PAIR")
+    parser.add_argument(
+        "--tasks",
+        default=",".join(TASKS),
+        help=f"comma-separated tasks to run (default all: {','.join(TASKS)})",
+    )
     parser.add_argument("--output", type=Path, default=RESULTS, help=f"JSON results (default {RESULTS})")
     parser.add_argument("--one", choices=("ours", "sacrebleu"), help=argparse.SUPPRESS)  # task 4 child
     parser.add_argument("--synthetic", action="store_true", help=argparse.SUPPRESS)  # child without the data
     args = parser.parse_args(argv)
     if args.repeat is not None and args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    unknown = set(args.tasks.split(",")) - set(TASKS)
+    if unknown:
+        parser.error(f"unknown task(s) {', '.join(sorted(unknown))}; choose from {', '.join(TASKS)}")
     return args
 
 
@@ -872,20 +882,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     started = time.perf_counter()
-    rows = bench_corpus(corpora, repeat)
-    rows += bench_sentences(corpora, repeat)
-    if have_compat:
-        rows += bench_nltk(corpora, repeat)
-    else:
-        print("bleu_core.compat not found: NLTK row skipped")
-    if have_significance:
-        paired = load_corpus(root, PAIRED_PAIR)
+    tasks = set(args.tasks.split(","))
+    rows = bench_corpus(corpora, repeat) if "corpus" in tasks else []
+    rows += bench_sentences(corpora, repeat) if "sentences" in tasks else []
+    if "nltk" in tasks:
+        rows += bench_nltk(corpora, repeat) if have_compat else []
+        if not have_compat:
+            print("bleu_core.compat not found: NLTK row skipped")
+    if "paired" in tasks:
+        paired = load_corpus(root, PAIRED_PAIR) if have_significance else None
         if paired is not None:
             rows += bench_paired(paired.pick(PAIRED_SYSTEMS), repeat, 200 if quick else 1000, 1000 if quick else 10000)
-    else:
-        print("bleu_core.significance not found: paired-test rows skipped")
-    rows += bench_hundred_k(args.segments or (20_000 if quick else 100_000), repeat)
-    rows += bench_cli(root / CLI_PAIR, repeat)
+        else:
+            print("bleu_core.significance or the paired pair not found: paired-test rows skipped")
+    if "100k" in tasks:
+        rows += bench_hundred_k(args.segments or (20_000 if quick else 100_000), repeat)
+    if "cli" in tasks:
+        rows += bench_cli(root / CLI_PAIR, repeat)
     elapsed = time.perf_counter() - started
     print()
     print(format_table(rows))

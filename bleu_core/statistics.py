@@ -149,10 +149,25 @@ class _ReferenceChunk:
     """The references of one chunk of segments, counted for clipping."""
 
     vocab: Vocabulary
+    dense: IntArray | None  # vocabulary id -> id below ``bound`` (None: the same)
     bound: int  # ids are below this
     keys: tuple[IntArray, ...]  # per order: sorted distinct keys of the references' n-grams
     max_counts: tuple[IntArray, ...]  # per order: the most times one reference holds that n-gram
     lengths: IntArray  # (segments, references); -1 where a reference is missing
+
+
+def _dense_ids(vocab: Vocabulary) -> IntArray | None:
+    """Consecutive ids for the vocabulary's tokens (vocabulary ids skip many numbers), or None for ``char``.
+
+    Smaller ids make smaller n-gram keys, and fewer radix passes.
+    """
+    if vocab.tokenize == "char":
+        return None
+    dense = np.full(vocab.bound + 1, -1, dtype=np.int64)  # the extra -1 keeps unknown tokens (-1) unknown
+    dense[np.fromiter(vocab.ids.values(), dtype=np.int64, count=len(vocab.ids))] = np.arange(
+        len(vocab.ids), dtype=np.int64
+    )
+    return dense
 
 
 def _prepare_chunk(
@@ -174,8 +189,11 @@ def _prepare_chunk(
             full[present] = enc.lengths
             enc = Encoded(enc.ids, full)
         encoded.append(enc)
-    bound = max(vocab.bound, 1)
     ids = np.concatenate([enc.ids for enc in encoded])
+    dense = _dense_ids(vocab)
+    if dense is not None:
+        ids = dense[ids]
+    bound = max(vocab.bound if dense is None else len(vocab.ids), 1)
     parts = [_positions(enc.lengths) for enc in encoded]
     segment = np.concatenate([p[0] for p in parts])
     remaining = np.concatenate([p[1] for p in parts])
@@ -206,7 +224,7 @@ def _prepare_chunk(
             counts = np.maximum.reduceat(run_counts, np.searchsorted(runs, first)) if runs.size else run_counts
         keys_by_order.append(ordered[first])
         counts_by_order.append(counts.astype(np.int64))
-    return _ReferenceChunk(vocab, bound, tuple(keys_by_order), tuple(counts_by_order), lengths)
+    return _ReferenceChunk(vocab, dense, bound, tuple(keys_by_order), tuple(counts_by_order), lengths)
 
 
 def closest_ref_length(hyp_len: IntArray, ref_lengths: IntArray) -> IntArray:
@@ -228,7 +246,7 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
     enc = encode_lines(hypotheses, tokenize, lowercase, refs.vocab, grow=False)
     n_segments = enc.lengths.shape[0]
     bound = refs.bound
-    ids = enc.ids
+    ids = enc.ids if refs.dense is None else refs.dense[enc.ids]
     segment, remaining = _positions(enc.lengths)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     totals = np.maximum(enc.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)

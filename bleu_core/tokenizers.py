@@ -14,7 +14,7 @@ needs) without building a list of tokens per line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain, count, repeat
@@ -65,8 +65,8 @@ _CJK_RANGES = (
 #: Characters that can separate lines, or mark line edges, in a joined text: not whitespace, not
 #: punctuation of any rule, not "Chinese", unchanged by lowercasing.  Ones absent from the text are used.
 _MARK_CANDIDATES = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
-#: The id of the line separator while a stream is encoded (no token gets it).
-_SEPARATOR_ID = -2
+#: The separator's id in a stream of one line (which has no separator): an id no token gets.
+_NO_SEPARATOR = -2
 #: The ``char`` tokenizer's ids are code points.
 _CODE_POINTS = 0x110000
 
@@ -110,10 +110,15 @@ def _pad_cjk(text: str) -> str:
     return out.tobytes().decode("utf-32-le", "surrogatepass")
 
 
-def _marks(text: str, needed: int) -> str:
-    """``needed`` characters of _MARK_CANDIDATES that do not occur in ``text``."""
-    found = "".join(c for c in _MARK_CANDIDATES if c not in text)[:needed]
-    if len(found) < needed:  # pragma: no cover - a text holding twenty control characters
+def _controls(text: str) -> frozenset[str]:
+    """The characters of _MARK_CANDIDATES that occur in ``text``."""
+    return frozenset(c for c in _MARK_CANDIDATES if c in text)
+
+
+def _marks(present: Collection[str], needed: int) -> str:
+    """``needed`` characters of _MARK_CANDIDATES that are not in ``present``."""
+    found = "".join(c for c in _MARK_CANDIDATES if c not in present)[:needed]
+    if len(found) < needed:  # pragma: no cover - texts holding twenty control characters
         raise ValueError("the text uses every control character this tokenizer can use as a line separator")
     return found
 
@@ -123,15 +128,12 @@ def _marks(text: str, needed: int) -> str:
 
 
 def _digit_rules(chunk: str, bare_start: bool = False, bare_end: bool = False) -> list[str]:
-    """Rules 2-4 of 13a on one whitespace-free chunk.
+    """Rules 2-4 of 13a on whitespace-separated chunks.
 
     In 13a every chunk has a space before and after it (sacreBLEU pads the line); in zh the first and
     the last chunk of a stripped line have none (``bare_start``, ``bare_end``), which matters when the
     chunk starts or ends with a period or a comma.
     """
-    head = chunk[:-1]
-    if not bare_end and head and chunk[-1] in ".," and "." not in head and "," not in head and "-" not in head:
-        return [head, chunk[-1]]  # the common "word." / "word,": rule 3 splits the final mark off
     text = f"{'' if bare_start else ' '}{chunk}{'' if bare_end else ' '}"
     text = _PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
     text = _PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
@@ -152,8 +154,16 @@ class _Joined:
 
     text: str
     separator: str
+    controls: frozenset[str]  # the candidate marks that occur in the lines
     edges: tuple[str, str] | None = None
     rules: bool = True  # whether rules 2-4 apply (not for ``none``)
+
+    def marked(self, fresh: Sequence[str]) -> list[str]:
+        """The chunks of ``fresh`` that hold a mark: the separator, and in zh the chunks with an edge mark."""
+        if self.edges is None:
+            return [self.separator]
+        start, end = self.edges
+        return [c for c in fresh if c == self.separator or c[0] == start or c[-1] == end]
 
     def pieces(self, distinct: Iterable[str]) -> dict[str, list[str]]:
         """The tokens of every chunk in ``distinct`` that rules 2-4 (or an edge mark) change.
@@ -164,13 +174,32 @@ class _Joined:
         if not self.rules:
             return {}
         special = [c for c in distinct if "." in c or "," in c or ("-" in c and _DIGIT_DASH.search(c))]
-        if self.edges is None:
-            return {chunk: _digit_rules(chunk) for chunk in special}
-        start, end = self.edges
-        pieces = {}
+        pieces: dict[str, list[str]] = {}
+        batch = []
+        start, end = self.edges or ("", "")
         for chunk in special:
             bare_start, bare_end = chunk[0] == start, chunk[-1] == end
-            pieces[chunk] = _digit_rules(chunk[bare_start : len(chunk) - bare_end], bare_start, bare_end)
+            if bare_start or bare_end:
+                pieces[chunk] = _digit_rules(chunk[bare_start : len(chunk) - bare_end], bare_start, bare_end)
+                continue
+            head = chunk[:-1]
+            if head and chunk[-1] in ".," and "." not in head and "," not in head and "-" not in head:
+                pieces[chunk] = [head, chunk[-1]]  # the common "word." / "word,": rule 3 splits the mark off
+            else:
+                batch.append(chunk)
+        if batch:
+            # The rules never reach across whitespace, so the other chunks go through them together,
+            # separated by the separator chunk (which they leave alone).
+            tokens = _digit_rules(f" {self.separator} ".join(batch))
+            line: list[str] = []
+            lists = [line]
+            for token in tokens:
+                if token == self.separator:
+                    line = []
+                    lists.append(line)
+                else:
+                    line.append(token)
+            pieces.update(zip(batch, lists, strict=True))
         return pieces
 
 
@@ -181,7 +210,7 @@ def _pad_punctuation(text: str) -> str:
     return text
 
 
-def _join_13a(lines: Sequence[str]) -> _Joined:
+def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     """sacreBLEU's 13a: drop ``<skipped>``, join ``-\\n`` line breaks, unescape four entities, then the rules.
 
     Rule 1 (pad punctuation) acts on single characters, so it runs once over the joined text.  Rules 2-4
@@ -191,7 +220,8 @@ def _join_13a(lines: Sequence[str]) -> _Joined:
     once per distinct chunk that holds a period, a comma or a digit-dash.
     """
     lines = [line.rstrip() for line in lines]
-    separator = _marks("".join(lines), 1)
+    controls = _controls("".join(lines))
+    separator = _marks(controls | set(avoid), 1)
     if any("\n" in line for line in lines):
         # sacreBLEU removes <skipped> once, before it joins line breaks; do both for these lines here.
         broken = {i for i, line in enumerate(lines) if "\n" in line}
@@ -206,10 +236,10 @@ def _join_13a(lines: Sequence[str]) -> _Joined:
         text = f" {separator} ".join(lines).replace("<skipped>", "")
     if "&" in text:
         text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    return _Joined(_pad_punctuation(text), separator)
+    return _Joined(_pad_punctuation(text), separator, controls)
 
 
-def _join_zh(lines: Sequence[str]) -> _Joined:
+def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     """sacreBLEU's zh: strip the line, pad Chinese characters, then the four 13a rules (no entities, no padding).
 
     Without 13a's spaces around the line, a first chunk starting with a period or a comma, or a last chunk
@@ -217,21 +247,24 @@ def _join_zh(lines: Sequence[str]) -> _Joined:
     chunk's pieces are computed without the space on that side.
     """
     lines = [line.strip() for line in lines]
-    marks = _marks("".join(lines), 3)
+    controls = _controls("".join(lines))
+    marks = _marks(controls | set(avoid), 3)
     separator, start, end = marks[0], marks[1], marks[2]
     if any(line[:1] in (".", ",") or line[-1:] in (".", ",") for line in lines):
         lines = [
             f"{start if line[:1] in ('.', ',') else ''}{line}{end if line[-1:] in ('.', ',') else ''}" for line in lines
         ]
-    return _Joined(_pad_punctuation(_pad_cjk(f" {separator} ".join(lines))), separator, (start, end))
+    return _Joined(_pad_punctuation(_pad_cjk(f" {separator} ".join(lines))), separator, controls, (start, end))
 
 
-def _join_none(lines: Sequence[str]) -> _Joined:
-    separator = _marks("".join(lines), 1)
-    return _Joined(f" {separator} ".join(lines), separator, rules=False)
+def _join_none(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
+    controls = _controls("".join(lines))
+    separator = _marks(controls | set(avoid), 1)
+    return _Joined(f" {separator} ".join(lines), separator, controls, rules=False)
 
 
-_JOIN: dict[str, Callable[[Sequence[str]], _Joined]] = {"13a": _join_13a, "zh": _join_zh, "none": _join_none}
+_Join = Callable[[Sequence[str], Collection[str]], _Joined]
+_JOIN: dict[str, _Join] = {"13a": _join_13a, "zh": _join_zh, "none": _join_none}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -241,16 +274,30 @@ _JOIN: dict[str, Callable[[Sequence[str]], _Joined]] = {"13a": _join_13a, "zh": 
 class Vocabulary:
     """Token -> id, shared by the streams of one chunk of segments; ids are below ``bound``.
 
-    Ids need not be dense (a stream that adds tokens skips a few); the ``char`` tokenizer's ids are
-    code points and leave ``ids`` empty.
+    Ids need not be dense (each stream reserves one id per position and uses the ones of its new
+    chunks); the ``char`` tokenizer's ids are code points and leave ``ids`` empty.  A whitespace-free
+    chunk of text that rules 2-4 of 13a split into several tokens (``word.``) has an id of its own and an
+    entry in ``expansions`` (chunk id -> its tokens' ids), so each distinct chunk is split once per vocabulary.
+    ``seen`` holds the control characters of the texts encoded so far, which no later text may use as marks.
     """
 
-    __slots__ = ("bound", "ids", "tokenize")
+    __slots__ = ("bound", "expansions", "ids", "seen", "tokenize")
 
     def __init__(self, tokenize: str) -> None:
         self.tokenize = tokenize
         self.ids: dict[str, int] = {}
         self.bound = _CODE_POINTS if tokenize == "char" else 0
+        self.expansions: dict[int, list[int]] = {}
+        self.seen: set[str] = set()
+
+    def clone(self) -> Vocabulary:
+        """An independent copy (to encode a stream against without changing this one)."""
+        other = Vocabulary(self.tokenize)
+        other.ids = dict(self.ids)
+        other.bound = self.bound
+        other.expansions = dict(self.expansions)
+        other.seen = set(self.seen)
+        return other
 
     def lookup(self, tokens: Iterable[str], size: int, grow: bool) -> IntArray:
         """Ids of the ``size`` ``tokens``; unknown tokens are added when ``grow``, else get -1."""
@@ -273,58 +320,87 @@ class Encoded:
     lengths: IntArray
 
 
-def _split_lines(ids: IntArray, n_lines: int) -> Encoded:
+def _split_lines(ids: IntArray, n_lines: int, separator: int) -> Encoded:
     """Drop the separator ids; the tokens between two of them are one line."""
-    cuts = np.flatnonzero(ids == _SEPARATOR_ID)
+    cuts = np.flatnonzero(ids == separator)
     if cuts.shape[0] != n_lines - 1:  # pragma: no cover - the separator does not occur in the text
         raise RuntimeError("line separator found inside a line")
     lengths = np.diff(np.concatenate([[-1], cuts, [ids.shape[0]]])) - 1
     return Encoded(np.delete(ids, cuts) if cuts.size else ids, lengths.astype(np.int64))
 
 
-def _encode_joined(joined: _Joined, n_lines: int, vocab: Vocabulary, grow: bool) -> Encoded:
-    """Ids of the tokens of a joined text, with one lookup per distinct chunk, not per token.
+def _expand(chunk_ids: IntArray, vocab: Vocabulary) -> IntArray:
+    """Replace every chunk that has an entry in ``vocab.expansions`` by its tokens' ids."""
+    if not vocab.expansions:
+        return chunk_ids
+    special = np.fromiter(vocab.expansions, dtype=np.int64, count=len(vocab.expansions))
+    piece_lists = list(vocab.expansions.values())
+    counts = np.fromiter(map(len, piece_lists), dtype=np.int64, count=special.shape[0])
+    piece_ids = np.fromiter(chain.from_iterable(piece_lists), dtype=np.int64, count=int(counts.sum()))
+    n_pieces = np.ones(vocab.bound, dtype=np.int64)
+    n_pieces[special] = counts
+    per_position = n_pieces[chunk_ids]
+    offset = np.full(vocab.bound, -1, dtype=np.int64)
+    offset[special] = np.cumsum(counts) - counts
+    table_start = offset[chunk_ids]
+    inside = table_start >= 0
+    if not inside.any():
+        return chunk_ids
+    ids = np.repeat(chunk_ids, per_position)
+    table_start = np.repeat(table_start, per_position)
+    inside = table_start >= 0
+    starts = np.cumsum(per_position) - per_position
+    within = np.arange(ids.shape[0], dtype=np.int64) - np.repeat(starts, per_position)
+    ids[inside] = piece_ids[table_start[inside] + within[inside]]
+    return ids
 
-    Every position first gets the last position of its chunk (a dict built in C), which indexes the
-    chunk; a chunk's id (or its pieces' ids) is looked up once and spread over its positions with numpy.
+
+def _add_expansions(joined: _Joined, fresh: list[str], vocab: Vocabulary) -> None:
+    """Record the tokens of every new chunk that rules 2-4 split, adding those tokens to ``vocab``.
+
+    A token can be a chunk elsewhere and split differently there (``.5`` is one token of ``..5-`` but two
+    as a chunk of its own), so new tokens are checked as chunks too, until nothing new appears.
+    """
+    ids = vocab.ids
+    while fresh:
+        split = [(chunk, pieces) for chunk, pieces in joined.pieces(fresh).items() if pieces != [chunk]]
+        if not split:
+            return
+        flat = list(chain.from_iterable(pieces for _, pieces in split))
+        start = vocab.bound
+        found = vocab.lookup(flat, len(flat), True)
+        new = np.flatnonzero(found == np.arange(start, start + found.shape[0], dtype=np.int64))
+        fresh = [flat[i] for i in new.tolist()]
+        piece_ids = found.tolist()
+        end = 0
+        for chunk, pieces in split:
+            end += len(pieces)
+            vocab.expansions[ids[chunk]] = piece_ids[end - len(pieces) : end]
+
+
+def _encode_joined(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
+    """Ids of the tokens of a joined text, adding new chunks and tokens to ``vocab``.
+
+    One dictionary pass gives every chunk an id (a new chunk gets the id of its position); the new
+    chunks are the positions that got their own id, and only those are checked for rules 2-4.  Marks
+    (the line separator, zh's edge marks) and the chunks holding them leave the vocabulary afterwards.
     """
     chunks = joined.text.split()
     size = len(chunks)
-    last = dict(zip(chunks, range(size), strict=True))
-    where = np.fromiter(map(last.__getitem__, chunks), dtype=np.int64, count=size)
-    separator = joined.separator
-    had_separator = separator in vocab.ids
-    first = np.fromiter(last.values(), dtype=np.int64, count=len(last))
-    distinct_ids = vocab.lookup(last, len(last), grow)
-    id_at = np.empty(size, dtype=np.int64)
-    id_at[first] = distinct_ids
-    if separator in last:
-        id_at[last[separator]] = _SEPARATOR_ID
-        if grow and not had_separator:
-            del vocab.ids[separator]
-    pieces = joined.pieces(last)
-    if not pieces:
-        return _split_lines(id_at[where], n_lines)
-    # Chunks of several tokens: a table of their pieces' ids, spread over the positions of each chunk.
-    special = list(pieces)
-    piece_lists = list(pieces.values())
-    counts = np.fromiter(map(len, piece_lists), dtype=np.int64, count=len(special))
-    flat = list(chain.from_iterable(piece_lists))
-    piece_ids = vocab.lookup(flat, len(flat), grow)
-    special_at = np.fromiter(map(last.__getitem__, special), dtype=np.int64, count=len(special))
-    n_pieces = np.ones(size, dtype=np.int64)
-    n_pieces[special_at] = counts
-    offset = np.full(size, -1, dtype=np.int64)
-    offset[special_at] = np.cumsum(counts) - counts
-    per_position = n_pieces[where]
-    ids = np.repeat(id_at[where], per_position)
-    table_start = np.repeat(offset[where], per_position)
-    inside = table_start >= 0
-    if inside.any():
-        starts = np.cumsum(per_position) - per_position
-        within = np.arange(ids.shape[0], dtype=np.int64) - np.repeat(starts, per_position)
-        ids[inside] = piece_ids[table_start[inside] + within[inside]]
-    return _split_lines(ids, n_lines)
+    ids = vocab.ids
+    start = vocab.bound
+    chunk_ids = np.fromiter(map(ids.setdefault, chunks, count(start)), dtype=np.int64, count=size)
+    vocab.bound += size
+    new = np.flatnonzero(chunk_ids == np.arange(start, start + size, dtype=np.int64))
+    fresh = [chunks[i] for i in new.tolist()]
+    marked = joined.marked(fresh)
+    _add_expansions(joined, fresh, vocab)
+    separator = ids.get(joined.separator, _NO_SEPARATOR)
+    encoded = _split_lines(_expand(chunk_ids, vocab), n_lines, separator)
+    for chunk in marked:
+        vocab.expansions.pop(ids.pop(chunk, -1), None)
+    vocab.seen |= joined.controls
+    return encoded
 
 
 def _encode_char(lines: Sequence[str]) -> Encoded:
@@ -375,7 +451,13 @@ def encode_lines(lines: Sequence[str], tokenize: str, lowercase: bool, vocab: Vo
         if tokenize in _JOIN:
             if not lines:
                 return Encoded(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-            return _encode_joined(_JOIN[tokenize](lines), len(lines), vocab, grow)
+            if grow:
+                return _encode_joined(_JOIN[tokenize](lines, vocab.seen), len(lines), vocab)
+            fixed = vocab.clone()
+            encoded = _encode_joined(_JOIN[tokenize](lines, fixed.seen), len(lines), fixed)
+            ids = encoded.ids
+            ids[ids >= vocab.bound] = -1
+            return encoded
         return _encode_token_lists(_line_by_line(tokenize, lines), vocab, grow)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error
@@ -411,7 +493,7 @@ def tokenize_lines(lines: Sequence[str], tokenize: str = "13a", lowercase: bool 
         if tokenize == "char":
             return [list("".join(line.split())) for line in lines]
         if tokenize in _JOIN:
-            return _tokens_joined(_JOIN[tokenize](lines)) if lines else []
+            return _tokens_joined(_JOIN[tokenize](lines, ())) if lines else []
         return _line_by_line(tokenize, lines)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error

@@ -109,3 +109,27 @@ def test_separator_characters_in_the_text_are_avoided() -> None:
     lines = ["a\x00b. c", "\x01.5\x02", "x\x03,"]
     for name in ("13a", "zh", "none"):
         assert_both_outputs(lines, name)
+
+
+@pytest.mark.parametrize("name", ["13a", "zh", "none"])
+def test_streams_sharing_a_vocabulary_keep_their_marks_apart(name: str) -> None:
+    # Each stream picks marks absent from its own text and from every text the vocabulary saw before:
+    # a literal control character of one stream must not meet another stream's mark of the same character.
+    streams = [
+        ["\x00.5 x", "\x01.a\x02", ".5 \x00"],
+        [".5 y", "a,", ",b .5,", "\x00"],
+        ["\x03.5", ".5\x04", "5. 5,"],
+    ]
+    vocab = Vocabulary(name)
+    for lines in streams:
+        assert decode(encode_lines(lines, name, False, vocab), vocab) == sacrebleu_tokens(lines, name)
+    assert not any(c in token for token in vocab.ids for c in "\x05\x06\x07")  # used marks leave the vocabulary
+
+
+@pytest.mark.parametrize("name", ["13a", "zh", "none"])
+@given(st.lists(lines_strategy, min_size=2, max_size=4))
+def test_streams_sharing_a_vocabulary_each_give_sacrebleus_tokens(name: str, streams: list[list[str]]) -> None:
+    # A token of one stream can be a chunk of another that rules 2-4 split differently (".5" in "..5-").
+    vocab = Vocabulary(name)
+    for lines in streams:
+        assert decode(encode_lines(lines, name, False, vocab), vocab) == sacrebleu_tokens(lines, name)
