@@ -102,12 +102,20 @@ def _as_list(value: object, name: str) -> list[Any]:
     return list(value)
 
 
-def _check_strings(items: list[Any], name: str, allow_none: bool = False) -> None:
+_STR_OR_NONE = {str, type(None)}
+
+
+def _check_strings(items: list[Any], name: str, allow_none: bool = False) -> bool:
+    """Raise TypeError at the first item that is not a str (or None, when allowed); whether any is None."""
+    kinds = set(map(type, items))
+    if kinds <= _STR_OR_NONE and (allow_none or type(None) not in kinds):
+        return type(None) in kinds
     for i, item in enumerate(items):
         if isinstance(item, str) or (allow_none and item is None):
             continue
         hint = " (decode bytes first, e.g. with .decode('utf-8'))" if isinstance(item, bytes) else ""
         raise TypeError(f"{name}[{i}] must be a str; got {type(item).__name__} {item!r:.40}{hint}")
+    return any(item is None for item in items)
 
 
 def check_corpus(hypotheses: object, references: object) -> tuple[list[str], list[list[str | None]]]:
@@ -120,6 +128,7 @@ def check_corpus(hypotheses: object, references: object) -> tuple[list[str], lis
     if not streams:
         raise ValueError("no references given; pass at least one reference stream")
     checked: list[list[str | None]] = []
+    missing = False
     for k, stream in enumerate(streams):
         if isinstance(stream, str):
             raise TypeError(
@@ -127,14 +136,14 @@ def check_corpus(hypotheses: object, references: object) -> tuple[list[str], lis
                 "(references[k][i] is reference k of segment i); for one reference per segment pass [refs]"
             )
         items = _as_list(stream, f"references[{k}]")
-        _check_strings(items, f"references[{k}]", allow_none=True)
+        missing = _check_strings(items, f"references[{k}]", allow_none=True) or missing
         if len(items) != len(hyps):
             raise ValueError(
                 f"reference stream {k + 1} has {len(items)} lines but there are {len(hyps)} hypotheses; "
                 "every stream needs one line per hypothesis"
             )
         checked.append(items)
-    for i in range(len(hyps)):
+    for i in range(len(hyps) if missing else 0):
         if all(stream[i] is None for stream in checked):
             raise ValueError(f"segment {i + 1} has no reference (all streams hold None there)")
     return hyps, checked

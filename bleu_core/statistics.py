@@ -108,14 +108,18 @@ def radix_argsort(keys: IntArray, bits: int) -> IntArray:
     return order
 
 
+def _changes(ordered: IntArray) -> NDArray[np.bool_]:
+    """Where a run of equal values starts in a sorted array, as flags."""
+    change = np.empty(ordered.shape[0], dtype=bool)
+    if ordered.shape[0]:
+        change[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
+    return change
+
+
 def _run_starts(ordered: IntArray) -> IntArray:
     """Indices where a run of equal values starts in a sorted array."""
-    if ordered.shape[0] == 0:
-        return np.zeros(0, dtype=np.int64)
-    change = np.empty(ordered.shape[0], dtype=bool)
-    change[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
-    return np.flatnonzero(change)
+    return np.flatnonzero(_changes(ordered))
 
 
 def _positions(lengths: IntArray) -> tuple[IntArray, IntArray]:
@@ -209,7 +213,8 @@ def _prepare_chunk(
             start, key = _extend(rank, ids, remaining, n, bound)
         order = radix_argsort(key, max(int(key.max(initial=0)).bit_length(), 1))
         ordered = key[order]
-        first = _run_starts(ordered)
+        change = _changes(ordered)
+        first = np.flatnonzero(change)
         group = np.zeros(ordered.shape[0], dtype=np.int64)
         if ordered.shape[0]:
             group[first[1:]] = 1
@@ -219,9 +224,11 @@ def _prepare_chunk(
         if len(encoded) == 1:
             counts = np.diff(np.append(first, ordered.shape[0]))
         else:  # the stable sort keeps streams in order inside a group: runs of one stream, then the max
-            runs = _run_starts(ordered * len(encoded) + stream[start[order]])
+            run_change = _changes(stream[start[order]])
+            run_change |= change
+            runs = np.flatnonzero(run_change)
             run_counts = np.diff(np.append(runs, ordered.shape[0]))
-            counts = np.maximum.reduceat(run_counts, np.searchsorted(runs, first)) if runs.size else run_counts
+            counts = np.maximum.reduceat(run_counts, np.flatnonzero(change[runs])) if runs.size else run_counts
         keys_by_order.append(ordered[first])
         counts_by_order.append(counts.astype(np.int64))
     return _ReferenceChunk(vocab, dense, bound, tuple(keys_by_order), tuple(counts_by_order), lengths)

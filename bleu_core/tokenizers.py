@@ -25,8 +25,8 @@ from numpy.typing import NDArray
 IntArray = NDArray[np.int64]
 
 # The four substitutions of mteval-v13a (sacreBLEU's TokenizerRegexp), in order.  The first pads single
-# punctuation characters and is done with str.replace; the space in its character class is left out, since
-# padding a space with spaces changes no token.
+# punctuation characters and is done with numpy over the code points; the space in its character class is
+# left out, since padding a space with spaces changes no token.
 _PUNCTUATION = '{|}~[\\]^_`!"#$%&()*+:;<=>?@/'
 _PERIOD_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([\.,])")
 _PERIOD_COMMA_BEFORE_NON_DIGIT = re.compile(r"([\.,])([^0-9])")
@@ -95,19 +95,35 @@ def _code_points(text: str) -> NDArray[np.uint32]:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def _pad_cjk(text: str) -> str:
-    """A space before and after every Chinese character (the first step of sacreBLEU's zh), vectorized."""
+def _pad(text: str, padded: NDArray[np.bool_]) -> str:
+    """A space before and after every character whose code point is True in ``padded``, vectorized.
+
+    ``padded`` covers the BMP and is False at U+FFFF, so every character beyond the BMP is left alone.
+    """
     points = _code_points(text)
-    chinese = _cjk_table()[np.minimum(points, 0xFFFF)] & (points < 0x10000)
-    found = int(np.count_nonzero(chinese))
+    chosen = padded[np.minimum(points, 0xFFFF)]
+    found = int(np.count_nonzero(chosen))
     if not found:
         return text
-    step = chinese.astype(np.int64)
-    # Every character moves right by two per earlier Chinese character, and by one more if it is one.
+    step = chosen.astype(np.int64)
+    # Every character moves right by two per earlier padded character, and by one more if it is one.
     where = np.arange(points.shape[0], dtype=np.int64) + 2 * np.cumsum(step) - step
     out = np.full(points.shape[0] + 2 * found, 32, dtype=np.uint32)
     out[where] = points
     return out.tobytes().decode("utf-32-le", "surrogatepass")
+
+
+@cache
+def _punctuation_table() -> NDArray[np.bool_]:
+    table = np.zeros(0x10000, dtype=bool)
+    table[[ord(c) for c in _PUNCTUATION]] = True
+    return table
+
+
+@cache
+def _zh_table() -> NDArray[np.bool_]:
+    """zh pads Chinese characters, then 13a's punctuation: both put spaces around single characters."""
+    return _cjk_table() | _punctuation_table()
 
 
 def _controls(text: str) -> frozenset[str]:
@@ -203,13 +219,6 @@ class _Joined:
         return pieces
 
 
-def _pad_punctuation(text: str) -> str:
-    for char in _PUNCTUATION:
-        if char in text:
-            text = text.replace(char, f" {char} ")
-    return text
-
-
 def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     """sacreBLEU's 13a: drop ``<skipped>``, join ``-\\n`` line breaks, unescape four entities, then the rules.
 
@@ -236,7 +245,7 @@ def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
         text = f" {separator} ".join(lines).replace("<skipped>", "")
     if "&" in text:
         text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    return _Joined(_pad_punctuation(text), separator, controls)
+    return _Joined(_pad(text, _punctuation_table()), separator, controls)
 
 
 def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
@@ -254,7 +263,7 @@ def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
         lines = [
             f"{start if line[:1] in ('.', ',') else ''}{line}{end if line[-1:] in ('.', ',') else ''}" for line in lines
         ]
-    return _Joined(_pad_punctuation(_pad_cjk(f" {separator} ".join(lines))), separator, controls, (start, end))
+    return _Joined(_pad(f" {separator} ".join(lines), _zh_table()), separator, controls, (start, end))
 
 
 def _join_none(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
