@@ -290,7 +290,7 @@ class Vocabulary:
     ``seen`` holds the control characters of the texts encoded so far, which no later text may use as marks.
     """
 
-    __slots__ = ("bound", "expansions", "ids", "seen", "tokenize")
+    __slots__ = ("_tables", "bound", "expansions", "ids", "seen", "tokenize")
 
     def __init__(self, tokenize: str) -> None:
         self.tokenize = tokenize
@@ -298,15 +298,18 @@ class Vocabulary:
         self.bound = _CODE_POINTS if tokenize == "char" else 0
         self.expansions: dict[int, list[int]] = {}
         self.seen: set[str] = set()
+        self._tables: _Expansions | None = None
 
-    def clone(self) -> Vocabulary:
-        """An independent copy (to encode a stream against without changing this one)."""
-        other = Vocabulary(self.tokenize)
-        other.ids = dict(self.ids)
-        other.bound = self.bound
-        other.expansions = dict(self.expansions)
-        other.seen = set(self.seen)
-        return other
+    def tables(self) -> _Expansions:
+        """``expansions`` as arrays (kept until the expansions change)."""
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = _Expansions.of(self.expansions)
+        return tables
+
+    def changed(self) -> None:
+        """Drop the arrays of :meth:`tables` after ``expansions`` changed."""
+        self._tables = None
 
     def lookup(self, tokens: Iterable[str], size: int, grow: bool) -> IntArray:
         """Ids of the ``size`` ``tokens``; unknown tokens are added when ``grow``, else get -1."""
@@ -338,29 +341,49 @@ def _split_lines(ids: IntArray, n_lines: int, separator: int) -> Encoded:
     return Encoded(np.delete(ids, cuts) if cuts.size else ids, lengths.astype(np.int64))
 
 
-def _expand(chunk_ids: IntArray, vocab: Vocabulary) -> IntArray:
-    """Replace every chunk that has an entry in ``vocab.expansions`` by its tokens' ids."""
-    if not vocab.expansions:
+@dataclass(frozen=True, slots=True)
+class _Expansions:
+    """Chunks that stand for several tokens: chunk ids, their numbers of tokens, and the tokens' ids, flat."""
+
+    chunks: IntArray
+    counts: IntArray
+    pieces: IntArray
+
+    @staticmethod
+    def of(expansions: dict[int, list[int]]) -> _Expansions:
+        chunks = np.fromiter(expansions, dtype=np.int64, count=len(expansions))
+        piece_lists = list(expansions.values())
+        counts = np.fromiter(map(len, piece_lists), dtype=np.int64, count=chunks.shape[0])
+        pieces = np.fromiter(chain.from_iterable(piece_lists), dtype=np.int64, count=int(counts.sum()))
+        return _Expansions(chunks, counts, pieces)
+
+    def plus(self, other: _Expansions) -> _Expansions:
+        return _Expansions(
+            np.concatenate([self.chunks, other.chunks]),
+            np.concatenate([self.counts, other.counts]),
+            np.concatenate([self.pieces, other.pieces]),
+        )
+
+
+def _expand(chunk_ids: IntArray, expansions: _Expansions, bound: int) -> IntArray:
+    """Replace every chunk of ``expansions`` by its tokens' ids (chunk ids are below ``bound``)."""
+    if not expansions.chunks.shape[0]:
         return chunk_ids
-    special = np.fromiter(vocab.expansions, dtype=np.int64, count=len(vocab.expansions))
-    piece_lists = list(vocab.expansions.values())
-    counts = np.fromiter(map(len, piece_lists), dtype=np.int64, count=special.shape[0])
-    piece_ids = np.fromiter(chain.from_iterable(piece_lists), dtype=np.int64, count=int(counts.sum()))
-    n_pieces = np.ones(vocab.bound, dtype=np.int64)
-    n_pieces[special] = counts
-    per_position = n_pieces[chunk_ids]
-    offset = np.full(vocab.bound, -1, dtype=np.int64)
-    offset[special] = np.cumsum(counts) - counts
+    counts = expansions.counts
+    offset = np.full(bound, -1, dtype=np.int64)
+    offset[expansions.chunks] = np.cumsum(counts) - counts
     table_start = offset[chunk_ids]
-    inside = table_start >= 0
-    if not inside.any():
+    if not (table_start >= 0).any():
         return chunk_ids
+    n_pieces = np.ones(bound, dtype=np.int64)
+    n_pieces[expansions.chunks] = counts
+    per_position = n_pieces[chunk_ids]
     ids = np.repeat(chunk_ids, per_position)
     table_start = np.repeat(table_start, per_position)
     inside = table_start >= 0
     starts = np.cumsum(per_position) - per_position
     within = np.arange(ids.shape[0], dtype=np.int64) - np.repeat(starts, per_position)
-    ids[inside] = piece_ids[table_start[inside] + within[inside]]
+    ids[inside] = expansions.pieces[table_start[inside] + within[inside]]
     return ids
 
 
@@ -385,6 +408,7 @@ def _add_expansions(joined: _Joined, fresh: list[str], vocab: Vocabulary) -> Non
         for chunk, pieces in split:
             end += len(pieces)
             vocab.expansions[ids[chunk]] = piece_ids[end - len(pieces) : end]
+        vocab.changed()
 
 
 def _encode_joined(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
@@ -405,10 +429,37 @@ def _encode_joined(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
     marked = joined.marked(fresh)
     _add_expansions(joined, fresh, vocab)
     separator = ids.get(joined.separator, _NO_SEPARATOR)
-    encoded = _split_lines(_expand(chunk_ids, vocab), n_lines, separator)
+    encoded = _split_lines(_expand(chunk_ids, vocab.tables(), vocab.bound), n_lines, separator)
     for chunk in marked:
         vocab.expansions.pop(ids.pop(chunk, -1), None)
+    vocab.changed()
     vocab.seen |= joined.controls
+    return encoded
+
+
+def _encode_fixed(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
+    """Ids of the tokens of a joined text against ``vocab``, which is only read; unknown tokens get -1.
+
+    The chunks the vocabulary lacks get temporary ids above its bound, in a dictionary of their own, so
+    that the separator is found and the ones that rules 2-4 split are split; their tokens are looked up.
+    """
+    chunks = joined.text.split()
+    ids = vocab.ids
+    chunk_ids = np.fromiter(map(ids.get, chunks, repeat(-1)), dtype=np.int64, count=len(chunks))
+    unknown = np.flatnonzero(chunk_ids < 0)
+    strangers = [chunks[i] for i in unknown.tolist()]
+    base = vocab.bound
+    local: dict[str, int] = {}
+    chunk_ids[unknown] = np.fromiter(map(local.setdefault, strangers, count(base)), dtype=np.int64, count=unknown.size)
+    split = {
+        local[chunk]: [ids.get(piece, -1) for piece in pieces]
+        for chunk, pieces in joined.pieces(local).items()
+        if pieces != [chunk]
+    }
+    tables = vocab.tables().plus(_Expansions.of(split)) if split else vocab.tables()
+    separator = local.get(joined.separator, _NO_SEPARATOR)
+    encoded = _split_lines(_expand(chunk_ids, tables, base + len(strangers)), n_lines, separator)
+    encoded.ids[encoded.ids >= base] = -1
     return encoded
 
 
@@ -460,13 +511,8 @@ def encode_lines(lines: Sequence[str], tokenize: str, lowercase: bool, vocab: Vo
         if tokenize in _JOIN:
             if not lines:
                 return Encoded(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-            if grow:
-                return _encode_joined(_JOIN[tokenize](lines, vocab.seen), len(lines), vocab)
-            fixed = vocab.clone()
-            encoded = _encode_joined(_JOIN[tokenize](lines, fixed.seen), len(lines), fixed)
-            ids = encoded.ids
-            ids[ids >= vocab.bound] = -1
-            return encoded
+            encode = _encode_joined if grow else _encode_fixed
+            return encode(_JOIN[tokenize](lines, vocab.seen), len(lines), vocab)
         return _encode_token_lists(_line_by_line(tokenize, lines), vocab, grow)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error
