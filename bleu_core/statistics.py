@@ -134,14 +134,17 @@ def _positions(lengths: IntArray) -> tuple[IntArray, IntArray]:
 def _extend(rank: IntArray, ids: IntArray, remaining: IntArray, n: int, bound: int) -> tuple[IntArray, IntArray]:
     """Positions starting an n-gram whose first n-1 tokens have a ``rank`` (>= 0), and the n-gram keys.
 
-    The n-gram at p also ends with the (n-1)-gram at p+1, so that one must have a rank too.
+    The n-gram at p also ends with the (n-1)-gram at p+1, so that one must have a rank too (which implies
+    that its tokens are known).
     """
-    start = np.flatnonzero(rank[: rank.shape[0] - 1] >= 0)
-    start = start[remaining[start] >= n]
-    last = ids[start + (n - 1)]
-    keep = (last >= 0) & (rank[start + 1] >= 0)
-    start = start[keep]
-    return start, rank[start] * bound + last[keep]
+    size = ids.shape[0] - n + 1
+    if size <= 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    ok = rank[:size] >= 0
+    ok &= rank[1 : size + 1] >= 0
+    ok &= remaining[:size] >= n
+    start = np.flatnonzero(ok)
+    return start, rank[start] * bound + ids[start + (n - 1)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,25 +156,56 @@ class _ReferenceChunk:
     """The references of one chunk of segments, counted for clipping."""
 
     vocab: Vocabulary
-    dense: IntArray | None  # vocabulary id -> id below ``bound`` (None: the same)
+    dense: _Dense  # vocabulary id -> id below ``bound``
     bound: int  # ids are below this
     keys: tuple[IntArray, ...]  # per order: sorted distinct keys of the references' n-grams
     max_counts: tuple[IntArray, ...]  # per order: the most times one reference holds that n-gram
+    segments: tuple[IntArray, ...]  # per order: the segment of that n-gram
     lengths: IntArray  # (segments, references); -1 where a reference is missing
 
 
-def _dense_ids(vocab: Vocabulary) -> IntArray | None:
-    """Consecutive ids for the vocabulary's tokens (vocabulary ids skip many numbers), or None for ``char``.
+#: ``char`` maps code points below this with a table (the BMP; the table has -1 at this index).
+_TABLE_LIMIT = 0x10000
 
-    Smaller ids make smaller n-gram keys, and fewer radix passes.
+
+class _Dense:
+    """Consecutive ids for the references' tokens: smaller n-gram keys, fewer radix passes.
+
+    Vocabulary ids skip many numbers (a table maps them); ``char`` ids are code points (the sorted distinct
+    code points of the references are searched).  Tokens the references lack get -1.
     """
-    if vocab.tokenize == "char":
-        return None
-    dense = np.full(vocab.bound + 1, -1, dtype=np.int64)  # the extra -1 keeps unknown tokens (-1) unknown
-    dense[np.fromiter(vocab.ids.values(), dtype=np.int64, count=len(vocab.ids))] = np.arange(
-        len(vocab.ids), dtype=np.int64
-    )
-    return dense
+
+    __slots__ = ("distinct", "size", "table")
+
+    def __init__(self, vocab: Vocabulary, ids: IntArray) -> None:
+        self.table: IntArray | None = None
+        self.distinct: IntArray | None = None
+        if vocab.tokenize == "char":
+            present = np.zeros(vocab.bound, dtype=bool)
+            present[ids] = True
+            self.distinct = np.flatnonzero(present)
+            self.size = int(self.distinct.shape[0])
+            if self.size and self.distinct[-1] < _TABLE_LIMIT:  # a table when all code points are small
+                self.table = np.full(_TABLE_LIMIT + 1, -1, dtype=np.int64)
+                self.table[self.distinct] = np.arange(self.size, dtype=np.int64)
+        else:
+            self.size = len(vocab.ids)
+            self.table = np.full(vocab.bound + 1, -1, dtype=np.int64)  # the extra -1 keeps -1 unknown
+            self.table[np.fromiter(vocab.ids.values(), dtype=np.int64, count=self.size)] = np.arange(
+                self.size, dtype=np.int64
+            )
+
+    def __call__(self, ids: IntArray) -> IntArray:
+        if self.table is not None:
+            if self.distinct is not None:  # char: code points beyond the table are unknown
+                return self.table[np.minimum(ids, _TABLE_LIMIT)]
+            return self.table[ids]
+        assert self.distinct is not None
+        if not self.size:
+            return np.full(ids.shape[0], -1, dtype=np.int64)
+        where = np.searchsorted(self.distinct, ids)
+        np.minimum(where, self.size - 1, out=where)
+        return np.where(self.distinct[where] == ids, where, -1)
 
 
 def _prepare_chunk(
@@ -194,10 +228,9 @@ def _prepare_chunk(
             enc = Encoded(enc.ids, full)
         encoded.append(enc)
     ids = np.concatenate([enc.ids for enc in encoded])
-    dense = _dense_ids(vocab)
-    if dense is not None:
-        ids = dense[ids]
-    bound = max(vocab.bound if dense is None else len(vocab.ids), 1)
+    dense = _Dense(vocab, ids)
+    ids = dense(ids)
+    bound = max(dense.size, 1)
     parts = [_positions(enc.lengths) for enc in encoded]
     segment = np.concatenate([p[0] for p in parts])
     remaining = np.concatenate([p[1] for p in parts])
@@ -205,6 +238,7 @@ def _prepare_chunk(
     # ``remaining`` keeps every n-gram inside its segment, so none runs from one stream into the next.
     keys_by_order: list[IntArray] = []
     counts_by_order: list[IntArray] = []
+    segments_by_order: list[IntArray] = []
     start = np.arange(ids.shape[0], dtype=np.int64)
     key = segment * bound + ids
     rank = np.zeros(0, dtype=np.int64)
@@ -231,7 +265,10 @@ def _prepare_chunk(
             counts = np.maximum.reduceat(run_counts, np.flatnonzero(change[runs])) if runs.size else run_counts
         keys_by_order.append(ordered[first])
         counts_by_order.append(counts.astype(np.int64))
-    return _ReferenceChunk(vocab, dense, bound, tuple(keys_by_order), tuple(counts_by_order), lengths)
+        segments_by_order.append(segment[start[order[first]]])
+    return _ReferenceChunk(
+        vocab, dense, bound, tuple(keys_by_order), tuple(counts_by_order), tuple(segments_by_order), lengths
+    )
 
 
 def closest_ref_length(hyp_len: IntArray, ref_lengths: IntArray) -> IntArray:
@@ -253,11 +290,11 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
     enc = encode_lines(hypotheses, tokenize, lowercase, refs.vocab, grow=False)
     n_segments = enc.lengths.shape[0]
     bound = refs.bound
-    ids = enc.ids if refs.dense is None else refs.dense[enc.ids]
+    ids = refs.dense(enc.ids)
     segment, remaining = _positions(enc.lengths)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     totals = np.maximum(enc.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)
-    start = np.flatnonzero((ids >= 0) & (ids < bound))
+    start = np.flatnonzero(ids >= 0)
     key = segment[start] * bound + ids[start]
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
@@ -268,17 +305,18 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
             break
         order = radix_argsort(key, max(int(key.max()).bit_length(), 1))
         ordered = key[order]
-        where = np.searchsorted(table, ordered)
-        np.minimum(where, table.shape[0] - 1, out=where)
-        found = table[where] == ordered
         first = _run_starts(ordered)
+        distinct = ordered[first]
+        # Look up each distinct n-gram of a segment once; the sorted needles keep the binary search local.
+        where = np.searchsorted(table, distinct)
+        np.minimum(where, table.shape[0] - 1, out=where)
+        hit = table[where] == distinct
         run_counts = np.diff(np.append(first, ordered.shape[0]))
-        hit = found[first]
-        clipped = np.minimum(run_counts[hit], refs.max_counts[n - 1][where[first[hit]]])
-        run_segment = segment[start[order[first[hit]]]]
-        matches[:, n - 1] = np.bincount(run_segment, weights=clipped, minlength=n_segments).astype(np.int64)
+        clipped = np.minimum(run_counts[hit], refs.max_counts[n - 1][where[hit]])
+        matches[:, n - 1] = np.bincount(refs.segments[n - 1][where[hit]], weights=clipped, minlength=n_segments)
         rank = np.full(ids.shape[0], -1, dtype=np.int64)
-        rank[start[order[found]]] = where[found]
+        found = np.repeat(hit, run_counts)
+        rank[start[order[found]]] = np.repeat(where, run_counts)[found]
     ref_len = closest_ref_length(enc.lengths, refs.lengths)
     return SegmentStats(matches, totals, enc.lengths, ref_len)
 
