@@ -8,7 +8,6 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from itertools import islice
-from pathlib import Path
 from typing import cast
 
 from .api import BleuResult, __version__, result_from_statistics
@@ -102,11 +101,10 @@ class _Source:
         self._lines = lines
         self._text: io.TextIOWrapper | None = None
         if lines is None:
-            path = Path(name)
             try:
-                handle = path.open("rb")
+                handle = open(name, "rb")  # noqa: SIM115 - closed by close()
             except OSError:
-                read_lines(path)  # raises the reader's error for a missing or unreadable file
+                read_lines(name)  # raises the reader's error for a missing or unreadable file
                 raise
             encoding = detect_encoding(handle.read(4))
             handle.seek(0)

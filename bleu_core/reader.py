@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Sequence
-from pathlib import Path
+from os import PathLike
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -87,11 +87,12 @@ def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
     return text.split("\n")
 
 
-def read_lines(path: str | Path) -> list[str]:
+def read_lines(path: str | PathLike[str]) -> list[str]:
     """Segments of the file at ``path`` (see :func:`decode_lines`)."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:  # open, not pathlib: the CLI starts faster without importing it
+            data = handle.read()
     except FileNotFoundError:
         raise InputFileError(name, "no such file") from None
     except IsADirectoryError:
