@@ -143,6 +143,15 @@ def lint_cached(
     return lint_corpus((names[0], _hypotheses), list(zip(names[1:], _references, strict=True)), tokenize)
 
 
+@st.cache_data(max_entries=256, show_spinner=False)
+def script_warnings(candidate: str, references: tuple[str, ...], tokenize: str) -> tuple[str, ...]:
+    """The corpus linter's tokenizer advice (Chinese or Japanese text under 13a, intl or none) for one sentence."""
+    findings = lint_corpus(
+        ("The candidate", [candidate]), [(f"Reference {k + 1}", [ref]) for k, ref in enumerate(references)], tokenize
+    )
+    return tuple(f.message for f in findings if f.code == "cjk")
+
+
 def systems_key(systems: dict[str, list[str]], references: list[list[str | None]]) -> str:
     """A digest naming several systems (in order, with their names) and their references."""
     parts = [corpus_key(hyps, []) + name for name, hyps in systems.items()]

@@ -178,7 +178,13 @@ def show_segments(
         column_config={
             "sentence BLEU": st.column_config.NumberColumn(format="%.2f"),
             "c/r": st.column_config.NumberColumn(format="%.3f"),
-            **{f"p{n}": st.column_config.NumberColumn(format="%.3f") for n in range(1, 5)},
+            **{
+                f"p{n}": st.column_config.NumberColumn(
+                    format="%.3f",
+                    help=f"{n}-gram precision of the segment; None when the hypothesis is shorter than {n} tokens",
+                )
+                for n in range(1, 5)
+            },
             "leave-one-out Δ": st.column_config.NumberColumn(format="%+.3f"),
         },
     )

@@ -218,6 +218,9 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
     cols[2].metric("brevity penalty", f"{trace.bp:.4f}")
     cols[3].metric("c / r", f"{trace.length.candidate_length} / {trace.length.chosen_length}")
 
+    for message in cached.script_warnings(candidate, tuple(references), options["tokenize"]):
+        st.warning(message)
+
     if trace.zero_orders:
         zero = ", ".join(f"p{n}" for n in trace.zero_orders)
         alternatives = smoothing_alternatives(trace)

@@ -147,3 +147,13 @@ def test_nltk_smoothing_methods_are_listed() -> None:
     at = page()
     table = at.dataframe[-1].value
     assert list(table["NLTK smoothing"]) == [f"method{i}" for i in range(8)]
+
+
+def test_chinese_text_under_13a_gets_tokenizer_advice() -> None:
+    candidate, reference = "猫坐在垫子上。", "猫坐在了垫子上。"
+    at = page({"candidate": candidate, "reference": [reference], "tokenize": "13a"})
+    advice = [w.value for w in at.warning if "Chinese/Japanese" in w.value]
+    assert len(advice) == 1 and "zh (Chinese) tokenizer" in advice[0]
+    at = page({"candidate": candidate, "reference": [reference], "tokenize": "zh"})
+    assert not [w.value for w in at.warning if "Chinese/Japanese" in w.value]
+    assert not at.exception
