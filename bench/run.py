@@ -7,8 +7,9 @@ the table shows medians over repetitions and the ratio ours / theirs, next to th
 
 Cold caches.  sacreBLEU's tokenizers memoise ``__call__`` with ``functools.lru_cache`` (keyed by the
 tokenizer instance and the line; ``TokenizerZh._is_chinese_char`` by character, shared by all
-instances), and bleu_core's ``zh`` tokenizer is a cached sacreBLEU ``TokenizerZh`` instance, so a
-second pass over the same lines would be faster for either side.  Before *every* timed call, of
+instances), so a second pass over the same lines would be faster for sacreBLEU (bleu_core keeps no
+tokenizer cache between calls; only its ``intl`` and ``ja-mecab`` use sacreBLEU's tokenizers, and the
+benchmark uses neither).  Before *every* timed call, of
 either library, :func:`clear_sacrebleu_caches` empties every ``lru_cache`` of every imported
 ``sacrebleu.tokenizers`` module (``Tokenizer13a.__call__``, ``TokenizerRegexp.__call__``,
 ``TokenizerZh.__call__``, ``TokenizerZh._is_chinese_char``, ``TokenizerChar.__call__``, ...) and runs
