@@ -172,3 +172,30 @@ def test_benchmark_exits_cleanly_without_the_data(
     monkeypatch.setenv("BLEU_WMT22", str(tmp_path / "absent"))
     assert bench.main([]) == 0
     assert "WMT22 data not found" in capsys.readouterr().out
+
+
+def test_task_selection_runs_only_the_named_tasks(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--tasks", "corpus,warp"])
+    assert "unknown task(s) warp" in capsys.readouterr().err
+    ran: list[str] = []
+    for name in ("bench_corpus", "bench_sentences", "bench_nltk", "bench_paired", "bench_hundred_k", "bench_cli"):
+        monkeypatch.setattr(bench, name, lambda *args, _name=name, **kwargs: ran.append(_name) or [])
+    monkeypatch.setattr(
+        bench,
+        "environment",
+        lambda: {
+            "bleu_core": "x",
+            "sacrebleu": "x",
+            "nltk": "x",
+            "python": "x",
+            "cpus": 2,
+            "load_average": (0.0, 0.0, 0.0),
+        },
+    )
+    if not bench.data_root().is_dir():
+        pytest.skip(f"WMT22 data not found at {bench.data_root()}")
+    assert bench.main(["--tasks", "sentences,cli", "--output", str(tmp_path / "out.json")]) == 0
+    assert ran == ["bench_sentences", "bench_cli"]
