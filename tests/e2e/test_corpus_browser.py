@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import sacrebleu
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.conftest import Pair
@@ -16,9 +17,16 @@ from tests.e2e.test_explain_browser import expect_metric, metric, wait_for_app
 def choose(page: Any, label: str, option: str) -> None:
     """Pick ``option`` in the Streamlit selectbox labelled ``label``."""
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).locator("input")
-    box.click()
-    box.fill(option)
-    page.get_by_role("option", name=option, exact=True).click()
+    for attempt in range(3):  # a rerun still in flight can close the list under the click: open it again
+        box.click()
+        box.fill(option)
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=15_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
+            page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from playwright.async_api import async_playwright
 from playwright.sync_api import expect
 
@@ -103,6 +104,26 @@ def test_hostile_text_is_inert_on_every_page(server: str, page: Any, tmp_path: P
     assert page.console_errors == []
 
 
+async def upload_async(tab: Any, label: str, files: list[Path]) -> None:
+    """Put files into the uploader labelled ``label`` and wait until each is listed.
+
+    The rerun that the previous upload starts re-renders the uploaders; files set on an input during that
+    render can be dropped (the uploader stays empty), so they are set again, up to three times.
+    """
+    region = tab.get_by_role("region", name=label)
+    for attempt in range(3):
+        await region.locator('input[type="file"]').first.set_input_files([str(p) for p in files])
+        try:
+            for path in files:
+                await region.get_by_role("button", name=f"Remove {path.name}").wait_for(
+                    state="attached", timeout=45_000
+                )
+            return
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
+
+
 async def compare_session(server: str, browser: Any, systems: list[Path], reference: Path) -> pd.DataFrame:
     context = await browser.new_context(viewport={"width": 1280, "height": 1600})
     tab = await context.new_page()
@@ -112,12 +133,8 @@ async def compare_session(server: str, browser: Any, systems: list[Path], refere
         await tab.goto(f"{server}/compare")
         await tab.wait_for_selector('[data-testid="stDataFrame"]', timeout=120_000)
         await tab.get_by_text("Upload files").click()
-        await (
-            tab.get_by_role("region", name="System outputs")
-            .locator('input[type="file"]')
-            .set_input_files([str(p) for p in systems])
-        )
-        await tab.get_by_role("region", name="References").locator('input[type="file"]').set_input_files(str(reference))
+        await upload_async(tab, "System outputs", systems)
+        await upload_async(tab, "References", [reference])
         await tab.get_by_text(f"against {short_names([p.name for p in systems])[0]}").wait_for(timeout=180_000)
         await tab.wait_for_function(STATUS, timeout=180_000)
         async with tab.expect_download(timeout=60_000) as info:
