@@ -107,11 +107,13 @@ def test_hostile_text_is_inert_on_every_page(server: str, page: Any, tmp_path: P
 async def upload_async(tab: Any, label: str, files: list[Path]) -> None:
     """Put files into the uploader labelled ``label`` and wait until each is listed.
 
-    The rerun that the previous upload starts re-renders the uploaders; files set on an input during that
-    render can be dropped (the uploader stays empty), so they are set again, up to three times.
+    The rerun that the previous upload starts re-renders the uploaders, and files set on an input during that
+    render can be dropped (the uploader stays empty): so each upload waits until no rerun is in flight, and
+    is tried up to three times.
     """
     region = tab.get_by_role("region", name=label)
     for attempt in range(3):
+        await tab.wait_for_function(STATUS, timeout=180_000)  # no rerun in flight
         await region.locator('input[type="file"]').first.set_input_files([str(p) for p in files])
         try:
             for path in files:
