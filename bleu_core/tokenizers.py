@@ -95,22 +95,27 @@ def _code_points(text: str) -> NDArray[np.uint32]:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
+def _spaced(units: NDArray[np.unsignedinteger], chosen: NDArray[np.bool_]) -> NDArray[np.unsignedinteger] | None:
+    """``units`` (code points or bytes) with a space (32) before and after every chosen one; None if none is."""
+    found = int(np.count_nonzero(chosen))
+    if not found:
+        return None
+    step = chosen.astype(np.int64)
+    # Every unit moves right by two per earlier chosen unit, and by one more if it is chosen itself.
+    where = np.arange(units.shape[0], dtype=np.int64) + 2 * np.cumsum(step) - step
+    out = np.full(units.shape[0] + 2 * found, 32, dtype=units.dtype)
+    out[where] = units
+    return out
+
+
 def _pad(text: str, padded: NDArray[np.bool_]) -> str:
     """A space before and after every character whose code point is True in ``padded``, vectorized.
 
     ``padded`` covers the BMP and is False at U+FFFF, so every character beyond the BMP is left alone.
     """
     points = _code_points(text)
-    chosen = padded[np.minimum(points, 0xFFFF)]
-    found = int(np.count_nonzero(chosen))
-    if not found:
-        return text
-    step = chosen.astype(np.int64)
-    # Every character moves right by two per earlier padded character, and by one more if it is one.
-    where = np.arange(points.shape[0], dtype=np.int64) + 2 * np.cumsum(step) - step
-    out = np.full(points.shape[0] + 2 * found, 32, dtype=np.uint32)
-    out[where] = points
-    return out.tobytes().decode("utf-32-le", "surrogatepass")
+    out = _spaced(points, padded[np.minimum(points, 0xFFFF)])
+    return text if out is None else out.tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def _pad_punctuation(text: str) -> str:
@@ -119,15 +124,8 @@ def _pad_punctuation(text: str) -> str:
     The punctuation is ASCII, and an ASCII byte of UTF-8 is always a whole character.
     """
     data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    chosen = _punctuation_bytes()[data]
-    found = int(np.count_nonzero(chosen))
-    if not found:
-        return text
-    step = chosen.astype(np.int64)
-    where = np.arange(data.shape[0], dtype=np.int64) + 2 * np.cumsum(step) - step
-    out = np.full(data.shape[0] + 2 * found, 32, dtype=np.uint8)
-    out[where] = data
-    return out.tobytes().decode("utf-8", "surrogatepass")
+    out = _spaced(data, _punctuation_bytes()[data])
+    return text if out is None else out.tobytes().decode("utf-8", "surrogatepass")
 
 
 @cache
