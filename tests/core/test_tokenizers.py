@@ -6,6 +6,7 @@ text with odd punctuation, digits, entities, line breaks and CJK, and, for zh, o
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,7 +14,7 @@ from sacrebleu.metrics.bleu import _get_tokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 import bleu_core
-from bleu_core.tokenizers import Vocabulary, decode, encode_lines, is_chinese_char
+from bleu_core.tokenizers import Vocabulary, _spaced, decode, encode_lines, is_chinese_char
 from tests.conftest import Pair, read_plain
 
 NAMES = ["13a", "char", "none", "zh", "intl"]
@@ -133,3 +134,16 @@ def test_streams_sharing_a_vocabulary_each_give_sacrebleus_tokens(name: str, str
     vocab = Vocabulary(name)
     for lines in streams:
         assert decode(encode_lines(lines, name, False, vocab), vocab) == sacrebleu_tokens(lines, name)
+
+
+@pytest.mark.parametrize("found", [0, 1, 4, 80, 100, 104, 360, 400])
+def test_spaced_on_both_sides_of_its_density_switch(found: int) -> None:
+    # _spaced scatters when more than a quarter of the units (here 100 of 400) are chosen and masks otherwise.
+    rng = np.random.default_rng(7)
+    units = rng.integers(33, 127, size=400).astype(np.uint8)
+    chosen = np.zeros(400, dtype=bool)
+    chosen[rng.choice(400, size=found, replace=False)] = True
+    expected = b"".join(b" %c " % u if c else bytes([u]) for u, c in zip(units.tolist(), chosen.tolist(), strict=True))
+    out = _spaced(units, chosen)
+    assert (out is None) == (not chosen.any())
+    assert (out.tobytes() if out is not None else units.tobytes()) == expected
