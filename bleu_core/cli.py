@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
-from itertools import islice
 from typing import cast
 
 from .api import BleuResult, __version__, result_from_statistics
@@ -18,6 +18,8 @@ from .statistics import CHUNK_SEGMENTS, SegmentStats, score_chunk
 
 #: Lines read from every file at a time: memory grows with this, not with the files.
 CHUNK_LINES = CHUNK_SEGMENTS
+#: Characters read at a time; whole blocks are split into lines (faster than reading line by line).
+BLOCK_CHARACTERS = 1 << 20
 
 
 def _weights(text: str) -> list[float]:
@@ -29,9 +31,36 @@ def _weights(text: str) -> list[float]:
         ) from None
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it: $COLUMNS, else the terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    if stdout is None:
+        return 80
+    try:
+        return os.get_terminal_size(stdout.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):  # no terminal, or a stream without a file
+        return 80
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, given the width so that argparse does not import shutil to find it.
+
+    argparse makes a formatter for every argument it adds; importing shutil (with bz2 and lzma) took
+    about 4 ms of every start of the command.
+    """
+    return argparse.HelpFormatter(prog, width=_terminal_columns() - 2)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bleu_core",
+        formatter_class=_formatter,
         description="Exact BLEU (sacreBLEU-identical) of hypothesis files against reference files.",
     )
     parser.add_argument("refs", nargs="+", metavar="REF", help="reference files, one segment per line")
@@ -100,6 +129,8 @@ class _Source:
         self.count = 0
         self._lines = lines
         self._text: io.TextIOWrapper | None = None
+        self._pending: list[str] = []  # lines read but not taken
+        self._partial: str | None = ""  # the text after the last line feed read; None at the end of the file
         if lines is None:
             try:
                 handle = open(name, "rb")  # noqa: SIM115 - closed by close()
@@ -116,16 +147,31 @@ class _Source:
         if self._lines is not None:
             chunk = self._lines[self.count : self.count + size]
         else:
-            assert self._text is not None
-            try:
-                chunk = [line[:-1] if line.endswith("\n") else line for line in islice(self._text, size)]
-            except UnicodeDecodeError:
-                read_lines(self.name)  # the reader names the line and the byte
-                raise
-            if any("\x00" in line for line in chunk):
-                read_lines(self.name)
+            while len(self._pending) < size and self._partial is not None:
+                self._read_block()
+            chunk = self._pending[:size]
+            del self._pending[:size]
         self.count += len(chunk)
         return chunk
+
+    def _read_block(self) -> None:
+        """Split the next block of text into lines; the last, unfinished one waits for the next block."""
+        assert self._text is not None and self._partial is not None
+        try:
+            block = self._text.read(BLOCK_CHARACTERS)
+        except UnicodeDecodeError:
+            read_lines(self.name)  # the reader names the line and the byte
+            raise
+        if "\x00" in block:
+            read_lines(self.name)
+        if not block:  # the end: a last line without a line feed is a segment too
+            if self._partial:
+                self._pending.append(self._partial)
+            self._partial = None
+            return
+        lines = (self._partial + block).split("\n")
+        self._partial = lines.pop()
+        self._pending.extend(lines)
 
     def rest(self) -> int:
         """Count the lines left (to report a length mismatch) and close the file."""

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bleu_core
+from bleu_core import cli as cli_module
 from bleu_core.reader import InputFileError, decode_lines
 
 HYP = ["The cat sat on the mat.", "A dog barked twice."]
@@ -122,3 +126,27 @@ def test_reader_errors_name_the_file() -> None:
         decode_lines(b"a\nb\n\xff\xfe\xfd\n", "sys.txt")
     assert decode_lines(b"", "empty.txt") == []
     assert decode_lines(b"\n\n", "blank.txt") == ["", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(alphabet="ab\r\n é\x85", max_size=30),
+    encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-32"]),
+    block=st.integers(1, 7),
+    take=st.integers(1, 5),
+)
+def test_cli_reads_blocks_into_the_readers_lines(text: str, encoding: str, block: int, take: int) -> None:
+    # The CLI splits blocks of text into lines; any block and chunk size must give the reader's lines.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "f.txt"
+        path.write_bytes(text.encode(encoding))
+        expected = decode_lines(path.read_bytes(), "f.txt")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(cli_module, "BLOCK_CHARACTERS", block)
+            source = cli_module._Source(str(path))
+            lines: list[str] = []
+            while chunk := source.take(take):
+                assert len(chunk) == take or not source.take(take)
+                lines += chunk
+            source.close()
+    assert lines == expected
