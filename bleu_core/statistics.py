@@ -249,12 +249,13 @@ def _prepare_chunk(
         ordered = key[order]
         change = _changes(ordered)
         first = np.flatnonzero(change)
-        group = np.zeros(ordered.shape[0], dtype=np.int64)
-        if ordered.shape[0]:
-            group[first[1:]] = 1
-            np.cumsum(group, out=group)
-        rank = np.full(ids.shape[0], -1, dtype=np.int64)
-        rank[start[order]] = group
+        if n < max_order:  # the next order extends these n-grams by their rank
+            group = np.zeros(ordered.shape[0], dtype=np.int64)
+            if ordered.shape[0]:
+                group[first[1:]] = 1
+                np.cumsum(group, out=group)
+            rank = np.full(ids.shape[0], -1, dtype=np.int64)
+            rank[start[order]] = group
         if len(encoded) == 1:
             counts = np.diff(np.append(first, ordered.shape[0]))
         else:  # the stable sort keeps streams in order inside a group: runs of one stream, then the max
@@ -314,9 +315,9 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
         run_counts = np.diff(np.append(first, ordered.shape[0]))
         clipped = np.minimum(run_counts[hit], refs.max_counts[n - 1][where[hit]])
         matches[:, n - 1] = np.bincount(refs.segments[n - 1][where[hit]], weights=clipped, minlength=n_segments)
-        rank = np.full(ids.shape[0], -1, dtype=np.int64)
-        found = np.repeat(hit, run_counts)
-        rank[start[order[found]]] = np.repeat(where, run_counts)[found]
+        if n < max_order:  # the next order extends the n-grams found in the references
+            rank = np.full(ids.shape[0], -1, dtype=np.int64)
+            rank[start[order]] = np.repeat(np.where(hit, where, -1), run_counts)
     ref_len = closest_ref_length(enc.lengths, refs.lengths)
     return SegmentStats(matches, totals, enc.lengths, ref_len)
 
