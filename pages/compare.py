@@ -222,15 +222,22 @@ def render(
     )
     st.code(signature, language=None)
     cols = st.columns(3)
-    cols[0].download_button("Download table (CSV)", views.frame_csv(frame), "bleu-compare.csv", "text/csv")
+    cols[0].download_button(
+        "Download table (CSV)", views.frame_csv(frame), "bleu-compare.csv", "text/csv", on_click="ignore"
+    )
     cols[1].download_button(
         "Download table (JSON)",
         compare_views.results_json(frame, signature, test, n_samples, seed),
         "bleu-compare.json",
         "application/json",
+        on_click="ignore",
     )
     cols[2].download_button(
-        "Download table (LaTeX)", compare_views.results_latex(frame, signature), "bleu-compare.tex", "text/x-tex"
+        "Download table (LaTeX)",
+        compare_views.results_latex(frame, signature),
+        "bleu-compare.tex",
+        "text/x-tex",
+        on_click="ignore",
     )
 
     left, right = st.columns(2)

@@ -275,11 +275,16 @@ elif settings is not None:
             show_lengths(analysis, frame)
         cols = st.columns(2)
         cols[0].download_button(
-            "Download segments (CSV)", lambda: corpus_views.segments_csv(frame), "bleu-segments.csv", "text/csv"
+            "Download segments (CSV)",
+            lambda: corpus_views.segments_csv(frame),
+            "bleu-segments.csv",
+            "text/csv",
+            on_click="ignore",
         )
         cols[1].download_button(
             "Download segments (JSON)",
             lambda: corpus_views.segments_json(analysis, hyps),
             "bleu-segments.json",
             "application/json",
+            on_click="ignore",
         )

@@ -240,8 +240,10 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
         st.caption("NLTK substitutes a tiny number for zero precisions (method0) instead of returning 0.")
 
     cols = st.columns(2)
-    cols[0].download_button("Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md")
-    cols[1].download_button("Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv")
+    cols[0].download_button(
+        "Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md", on_click="ignore"
+    )
+    cols[1].download_button("Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv", on_click="ignore")
 
 
 def sync_query(candidate: str, references: list[str], options: dict[str, Any] | None, raw: list[float]) -> None:
