@@ -31,6 +31,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+#: True when no script run is in flight (Streamlit shows its status widget while the script runs).
+IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:

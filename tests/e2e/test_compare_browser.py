@@ -14,6 +14,7 @@ from sacrebleu.significance import PairedTest
 
 from pages.compare_views import short_names
 from tests.conftest import Pair
+from tests.e2e.conftest import IDLE
 from tests.e2e.test_corpus_browser import choose, upload
 
 TABLE = '[data-testid="stDataFrame"]'
@@ -21,7 +22,7 @@ TABLE = '[data-testid="stDataFrame"]'
 
 def wait_for_table(page: Any) -> None:
     page.wait_for_selector(TABLE, timeout=60_000)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
 
 
 def csv_download(page: Any) -> str:

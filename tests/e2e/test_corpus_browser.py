@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.conftest import Pair
+from tests.e2e.conftest import IDLE
 from tests.e2e.test_explain_browser import expect_metric, metric, wait_for_app
 
 
@@ -27,16 +29,42 @@ def choose(page: Any, label: str, option: str) -> None:
             if attempt == 2:
                 raise
             page.keyboard.press("Escape")
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+
+
+def file_chip(region: Any, name: str, done: bool = False) -> Any:
+    """The uploader's entry for ``name``: while uploading its button reads "Cancel upload of …", then "Remove …"."""
+    label = rf"Remove {re.escape(name)}" if done else rf"(Remove|Cancel upload of) {re.escape(name)}"
+    return region.get_by_role("button", name=re.compile(rf"^{label}$")).first
 
 
 def upload(page: Any, label: str, files: str | list[str]) -> None:
-    """Put files into the uploader labelled ``label`` and wait until they are listed."""
+    """Put files into the uploader labelled ``label`` and wait until each is uploaded and the page has rerun.
+
+    Streamlit sends the upload URLs for chosen files through the session's message queue and empties that queue
+    when a script run starts. Files chosen just as the previous upload's rerun starts are then never uploaded
+    and the uploader stays empty, so the choice is repeated (at most three times). Chromium fires no change event
+    when an input is given the files it already has, so a repeat first empties the input.
+    """
     region = page.get_by_role("region", name=label)
-    region.locator('input[type="file"]').first.set_input_files(files)
-    names = [Path(f).name for f in ([files] if isinstance(files, str) else files)]
-    for name in names:
-        expect(region.get_by_role("button", name=f"Remove {name}")).to_be_attached(timeout=30_000)
+    paths = [files] if isinstance(files, str) else files
+    box = region.locator('input[type="file"]').first
+    for attempt in range(3):
+        page.wait_for_function(IDLE, timeout=180_000)
+        if attempt:
+            box.set_input_files([])
+        box.set_input_files(paths)
+        try:
+            for path in paths:
+                file_chip(region, Path(path).name).wait_for(state="attached", timeout=30_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
+    for path in paths:
+        expect(file_chip(region, Path(path).name, done=True)).to_be_attached(timeout=120_000)
+    page.wait_for_timeout(500)  # the rerun that the upload requests has started
+    page.wait_for_function(IDLE, timeout=180_000)
 
 
 def test_demo_then_uploaded_wmt22_files(server: str, page: Any, pairs: list[Pair], tmp_path: Path) -> None:

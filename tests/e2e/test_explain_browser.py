@@ -9,11 +9,12 @@ from typing import Any
 from playwright.sync_api import expect
 
 from bleu_core.explain import explain
+from tests.e2e.conftest import IDLE
 
 
 def wait_for_app(page: Any) -> None:
     page.wait_for_selector('[data-testid="stMetricValue"]', timeout=60_000)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
     page.wait_for_timeout(500)
 
 

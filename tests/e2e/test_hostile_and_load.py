@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 from bleu_core import paired_test
 from pages.compare_views import short_names
 from tests.conftest import Pair
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.e2e.test_corpus_browser import upload
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE
+from tests.e2e.test_corpus_browser import file_chip, upload
 
 HOSTILE = [
     "<img src=x onerror=alert(1)>",
@@ -30,12 +30,11 @@ HOSTILE = [
     "<a href='javascript:alert(7)'>a</a>",
     "<iframe srcdoc='<script>alert(8)</script>'>",
 ]
-STATUS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 
 
 def settle(page: Any) -> None:
     page.wait_for_timeout(500)
-    page.wait_for_function(STATUS, timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
     page.wait_for_timeout(500)
 
 
@@ -105,25 +104,25 @@ def test_hostile_text_is_inert_on_every_page(server: str, page: Any, tmp_path: P
 
 
 async def upload_async(tab: Any, label: str, files: list[Path]) -> None:
-    """Put files into the uploader labelled ``label`` and wait until each is listed.
-
-    The rerun that the previous upload starts re-renders the uploaders, and files set on an input during that
-    render can be dropped (the uploader stays empty): so each upload waits until no rerun is in flight, and
-    is tried up to three times.
-    """
+    """``upload`` for an async tab: choose the files, repeat the choice if the upload never starts, wait for it."""
     region = tab.get_by_role("region", name=label)
+    box = region.locator('input[type="file"]').first
     for attempt in range(3):
-        await tab.wait_for_function(STATUS, timeout=180_000)  # no rerun in flight
-        await region.locator('input[type="file"]').first.set_input_files([str(p) for p in files])
+        await tab.wait_for_function(IDLE, timeout=180_000)
+        if attempt:
+            await box.set_input_files([])
+        await box.set_input_files([str(p) for p in files])
         try:
             for path in files:
-                await region.get_by_role("button", name=f"Remove {path.name}").wait_for(
-                    state="attached", timeout=45_000
-                )
-            return
+                await file_chip(region, path.name).wait_for(state="attached", timeout=30_000)
+            break
         except PlaywrightTimeoutError:
             if attempt == 2:
                 raise
+    for path in files:
+        await file_chip(region, path.name, done=True).wait_for(state="attached", timeout=120_000)
+    await tab.wait_for_timeout(500)
+    await tab.wait_for_function(IDLE, timeout=180_000)
 
 
 async def compare_session(server: str, browser: Any, systems: list[Path], reference: Path) -> pd.DataFrame:
@@ -138,7 +137,7 @@ async def compare_session(server: str, browser: Any, systems: list[Path], refere
         await upload_async(tab, "System outputs", systems)
         await upload_async(tab, "References", [reference])
         await tab.get_by_text(f"against {short_names([p.name for p in systems])[0]}").wait_for(timeout=180_000)
-        await tab.wait_for_function(STATUS, timeout=180_000)
+        await tab.wait_for_function(IDLE, timeout=180_000)
         async with tab.expect_download(timeout=60_000) as info:
             await tab.get_by_role("button", name="Download table (CSV)").click()
         download = await info.value

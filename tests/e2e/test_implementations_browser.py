@@ -10,11 +10,13 @@ from playwright.sync_api import expect
 from bleu_core.compat import compare_corpus_implementations, compare_implementations
 from bleu_core.differences import number
 from pages.implementations_views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
+from tests.e2e.conftest import IDLE
+from tests.e2e.test_corpus_browser import upload
 
 
 def wait_for_page(page: Any) -> None:
     page.wait_for_selector('[data-testid="stTable"]', timeout=60_000)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
     page.wait_for_timeout(500)
 
 
@@ -61,10 +63,9 @@ def test_example_numbers_corpus_upload_and_hostile_text(server: str, page: Any, 
         files.append(tmp_path / name)
         files[-1].write_text("\n".join(lines) + "\n", encoding="utf-8")
     page.get_by_text("A corpus (files)", exact=True).click()
-    dropzones = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    expect(dropzones).to_have_count(2, timeout=60_000)
-    dropzones.nth(0).set_input_files(str(files[0]))
-    dropzones.nth(1).set_input_files([str(files[1]), str(files[2])])
+    expect(page.locator('[data-testid="stFileUploaderDropzoneInput"]')).to_have_count(2, timeout=60_000)
+    upload(page, "Hypothesis", str(files[0]))
+    upload(page, "References", [str(files[1]), str(files[2])])
     expect(page.get_by_text("Corpus scores")).to_be_visible(timeout=60_000)
     wait_for_page(page)
     shown = score_cells(page)
