@@ -31,8 +31,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-#: True when no script run is in flight (Streamlit shows its status widget while the script runs).
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+#: True once the page's script has run and no run is in flight: the app root's script state (the status widget
+#: is no signal: it appears only after a run has lasted half a second).
+IDLE = "() => document.querySelector('[data-testid=\"stApp\"]')?.dataset.testScriptState === 'notRunning'"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
