@@ -222,22 +222,20 @@ def render(
     )
     st.code(signature, language=None)
     cols = st.columns(3)
-    cols[0].download_button(
-        "Download table (CSV)", views.frame_csv(frame), "bleu-compare.csv", "text/csv", on_click="ignore"
-    )
-    cols[1].download_button(
+    controls.download_button(cols[0], "Download table (CSV)", views.frame_csv(frame), "bleu-compare.csv", "text/csv")
+    controls.download_button(
+        cols[1],
         "Download table (JSON)",
         compare_views.results_json(frame, signature, test, n_samples, seed),
         "bleu-compare.json",
         "application/json",
-        on_click="ignore",
     )
-    cols[2].download_button(
+    controls.download_button(
+        cols[2],
         "Download table (LaTeX)",
         compare_views.results_latex(frame, signature),
         "bleu-compare.tex",
         "text/x-tex",
-        on_click="ignore",
     )
 
     left, right = st.columns(2)

@@ -1,4 +1,5 @@
-"""The BLEU settings sidebar shared by the corpus-level pages (each page passes its own key prefix)."""
+"""Widgets the pages share: the BLEU settings sidebar of the corpus-level pages (each page passes its own key
+prefix) and the download buttons."""
 
 from __future__ import annotations
 
@@ -7,6 +8,15 @@ from typing import Any
 import streamlit as st
 
 from pages import state as S
+
+
+def download_button(where: Any, label: str, data: Any, file_name: str, mime: str | None = None) -> None:
+    """A download button that does not rerun the page.
+
+    A rerun first drops the session's references to its downloadable files, and another session's finished run
+    deletes files nobody references: with several users at once, the browser could fetch a file already gone.
+    """
+    where.download_button(label, data, file_name, mime, on_click="ignore")
 
 
 def _set_uniform(prefix: str) -> None:

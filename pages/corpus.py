@@ -274,17 +274,17 @@ elif settings is not None:
         with lengths_tab:
             show_lengths(analysis, frame)
         cols = st.columns(2)
-        cols[0].download_button(
+        controls.download_button(
+            cols[0],
             "Download segments (CSV)",
             lambda: corpus_views.segments_csv(frame),
             "bleu-segments.csv",
             "text/csv",
-            on_click="ignore",
         )
-        cols[1].download_button(
+        controls.download_button(
+            cols[1],
             "Download segments (JSON)",
             lambda: corpus_views.segments_json(analysis, hyps),
             "bleu-segments.json",
             "application/json",
-            on_click="ignore",
         )

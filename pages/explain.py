@@ -9,7 +9,7 @@ import streamlit as st
 from bleu_core.examples import DEFAULT_PRESET, PRESETS, Preset
 from bleu_core.explain import nltk_smoothing_scores, smoothing_alternatives
 from bleu_core.reader import InputFileError
-from pages import cached, ensure_app_navigation, views, walkthrough
+from pages import cached, controls, ensure_app_navigation, views, walkthrough
 from pages import state as S
 
 ensure_app_navigation()
@@ -240,10 +240,10 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
         st.caption("NLTK substitutes a tiny number for zero precisions (method0) instead of returning 0.")
 
     cols = st.columns(2)
-    cols[0].download_button(
-        "Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md", on_click="ignore"
+    controls.download_button(
+        cols[0], "Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md"
     )
-    cols[1].download_button("Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv", on_click="ignore")
+    controls.download_button(cols[1], "Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv")
 
 
 def sync_query(candidate: str, references: list[str], options: dict[str, Any] | None, raw: list[float]) -> None:
