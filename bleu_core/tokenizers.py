@@ -13,7 +13,6 @@ needs) without building a list of tokens per line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -24,14 +23,13 @@ from numpy.typing import NDArray
 
 IntArray = NDArray[np.int64]
 
-# The four substitutions of mteval-v13a (sacreBLEU's TokenizerRegexp), in order.  The first pads single
-# punctuation characters and is done with numpy over the code points; the space in its character class is
-# left out, since padding a space with spaces changes no token.
+# The four substitutions of mteval-v13a (sacreBLEU's TokenizerRegexp), in order: (1) pad single punctuation
+# characters; (2) pad a period or comma after a non-digit, ``([^0-9])([\.,])``; (3) pad a period or comma
+# before a non-digit, ``([\.,])([^0-9])``; (4) pad a dash after a digit, ``([0-9])(-)``.  Each puts a space
+# before and after one character, so all four are done with numpy over the units (bytes or code points) of a
+# whole stream.  Rule 1 leaves out the space of its character class, since padding a space changes no token.
 _PUNCTUATION = '{|}~[\\]^_`!"#$%&()*+:;<=>?@/'
-_PERIOD_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([\.,])")
-_PERIOD_COMMA_BEFORE_NON_DIGIT = re.compile(r"([\.,])([^0-9])")
-_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
-_DIGIT_DASH = re.compile(r"[0-9]-")
+_PERIOD, _COMMA, _DASH, _ZERO, _NINE = (ord(c) for c in ".,-09")
 
 # sacreBLEU's zh tokenizer pads every "Chinese" character with spaces.  Its test compares one-character
 # strings with the bounds of _UCODE_RANGES; two bounds are written with five hex digits after \u, so they
@@ -117,28 +115,21 @@ def _spaced(units: NDArray[np.unsignedinteger], chosen: NDArray[np.bool_]) -> ND
     return out
 
 
-def _pad(text: str, padded: NDArray[np.bool_]) -> str:
-    """A space before and after every character whose code point is True in ``padded``, vectorized.
-
-    ``padded`` covers the BMP and is False at U+FFFF, so every character beyond the BMP is left alone.
-    """
-    points = _code_points(text)
-    out = _spaced(points, padded[np.minimum(points, 0xFFFF)])
-    return text if out is None else out.tobytes().decode("utf-32-le", "surrogatepass")
+def _text(units: NDArray[np.unsignedinteger]) -> str:
+    """The text of UTF-8 bytes or of UTF-32 code points."""
+    encoding = "utf-8" if units.dtype == np.uint8 else "utf-32-le"
+    return units.tobytes().decode(encoding, "surrogatepass")
 
 
-def _pad_punctuation(text: str) -> str:
-    """A space before and after every character of _PUNCTUATION (rule 1 of 13a), vectorized over UTF-8 bytes.
-
-    The punctuation is ASCII, and an ASCII byte of UTF-8 is always a whole character.
-    """
-    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    out = _spaced(data, _punctuation_bytes()[data])
-    return text if out is None else out.tobytes().decode("utf-8", "surrogatepass")
+def _pad_units(units: NDArray[np.unsignedinteger], table: NDArray[np.bool_]) -> NDArray[np.unsignedinteger]:
+    """A space before and after every unit that ``table`` marks (rule 1, and zh's Chinese characters)."""
+    spaced = _spaced(units, table[np.minimum(units, table.shape[0] - 1)])
+    return units if spaced is None else spaced
 
 
 @cache
 def _punctuation_bytes() -> NDArray[np.bool_]:
+    """Rule 1 over UTF-8 bytes: the punctuation is ASCII, and an ASCII byte of UTF-8 is a whole character."""
     table = np.zeros(256, dtype=bool)
     table[[ord(c) for c in _PUNCTUATION]] = True
     return table
@@ -146,7 +137,10 @@ def _punctuation_bytes() -> NDArray[np.bool_]:
 
 @cache
 def _zh_table() -> NDArray[np.bool_]:
-    """zh pads Chinese characters, then 13a's punctuation: both put spaces around single characters."""
+    """zh pads Chinese characters, then 13a's punctuation: both put spaces around single characters.
+
+    The table covers the BMP and is False at U+FFFF, so every character beyond the BMP is left alone.
+    """
     table = _cjk_table().copy()
     table[[ord(c) for c in _PUNCTUATION]] = True
     return table
@@ -166,93 +160,85 @@ def _marks(present: Collection[str], needed: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules 2-4 on one chunk
+# Rules 2-4 over a whole stream
 
 
-def _digit_rules(chunk: str, bare_start: bool = False, bare_end: bool = False) -> list[str]:
-    """Rules 2-4 of 13a on whitespace-separated chunks.
+def _is_digit(units: NDArray[np.unsignedinteger]) -> NDArray[np.bool_]:
+    """``[0-9]`` (ASCII digits only, as in the regular expressions)."""
+    return (units >= _ZERO) & (units <= _NINE)
 
-    In 13a every chunk has a space before and after it (sacreBLEU pads the line); in zh the first and
-    the last chunk of a stripped line have none (``bare_start``, ``bare_end``), which matters when the
-    chunk starts or ends with a period or a comma.
+
+def _in_runs(where: IntArray) -> IntArray:
+    """For sorted positions: each one's index inside its run of consecutive positions."""
+    starts = np.empty(where.shape[0], dtype=bool)
+    starts[:1] = True
+    np.not_equal(where[1:], where[:-1] + 1, out=starts[1:])
+    first: IntArray = np.flatnonzero(starts)
+    run: IntArray = np.cumsum(starts) - 1
+    return np.arange(where.shape[0], dtype=np.int64) - first[run]
+
+
+def _spaced_at(units: NDArray[np.unsignedinteger], where: IntArray) -> NDArray[np.unsignedinteger]:
+    """``units`` with a space before and after the units at the positions ``where``."""
+    chosen = np.zeros(units.shape[0], dtype=bool)
+    chosen[where] = True
+    spaced = _spaced(units, chosen)
+    return units if spaced is None else spaced
+
+
+Units = NDArray[np.unsignedinteger]
+
+
+def _digit_rules(units: Units, no_before: int = -1, no_after: int = -1) -> Units:
+    """Rules 2-4 of 13a over the units of a whole stream, which begin and end with a space.
+
+    A regular expression substitution scans left to right and a match consumes both of its characters, so
+    in a run of periods and commas the matches alternate:
+
+    * rule 2 pads the run's first mark if the unit before the run is not a digit, then every second mark
+      (a mark is a non-digit, but one that was padded has been consumed);
+    * so after rule 2 no two marks are neighbours, and rule 3 pads every mark followed by a non-digit.
+
+    zh strips each line, so a line's first mark has no unit before it and its last none after it: the
+    units ``no_before`` and ``no_after`` (glued to such lines) count as no unit at all.  The tests compare
+    this with sacreBLEU's regular expressions on generated text.
     """
-    text = f"{'' if bare_start else ' '}{chunk}{'' if bare_end else ' '}"
-    text = _PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
-    text = _PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    return _DASH_AFTER_DIGIT.sub(r"\1 \2 ", text).split()
+    marks = np.flatnonzero((units == _PERIOD) | (units == _COMMA))
+    if marks.shape[0]:
+        offset = _in_runs(marks)
+        before = units[marks - offset - 1]
+        padded = (~_is_digit(before) & (before != no_before)) ^ (offset % 2 == 1)
+        units = _spaced_at(units, marks[padded])
+        marks = np.flatnonzero((units == _PERIOD) | (units == _COMMA))
+        after = units[marks + 1]
+        units = _spaced_at(units, marks[~_is_digit(after) & (after != no_after)])
+    dashes = np.flatnonzero(units[1:] == _DASH) + 1
+    if dashes.shape[0]:
+        units = _spaced_at(units, dashes[_is_digit(units[dashes - 1])])
+    return units
 
 
 # ---------------------------------------------------------------------------------------------
-# The text stage: a stream as one padded text
+# The text stage: a stream as one tokenized text
 
 
 @dataclass(frozen=True, slots=True)
 class _Joined:
-    """A stream as one text of whitespace-separated chunks, lines separated by the ``separator`` chunk.
-
-    ``edges`` (zh only) are the marks glued to a line's first chunk when it starts with a period or a
-    comma and to its last chunk when it ends with one: there sacreBLEU sees no character beside it.
-    """
+    """A stream as one text of whitespace-separated tokens, lines separated by the ``separator`` token."""
 
     text: str
     separator: str
     controls: frozenset[str]  # the candidate marks that occur in the lines
-    edges: tuple[str, str] | None = None
-    rules: bool = True  # whether rules 2-4 apply (not for ``none``)
 
-    def marked(self, fresh: Sequence[str]) -> list[str]:
-        """The chunks of ``fresh`` that hold a mark: the separator, and in zh the chunks with an edge mark."""
-        if self.edges is None:
-            return [self.separator]
-        start, end = self.edges
-        return [c for c in fresh if c == self.separator or c[0] == start or c[-1] == end]
-
-    def pieces(self, distinct: Iterable[str]) -> dict[str, list[str]]:
-        """The tokens of every chunk in ``distinct`` that rules 2-4 (or an edge mark) change.
-
-        Only chunks with a period, a comma or a digit before a dash can change; every other chunk is one
-        token as it is.
-        """
-        if not self.rules:
-            return {}
-        special = [c for c in distinct if "." in c or "," in c or ("-" in c and _DIGIT_DASH.search(c))]
-        pieces: dict[str, list[str]] = {}
-        batch = []
-        start, end = self.edges or ("", "")
-        for chunk in special:
-            bare_start, bare_end = chunk[0] == start, chunk[-1] == end
-            if bare_start or bare_end:
-                pieces[chunk] = _digit_rules(chunk[bare_start : len(chunk) - bare_end], bare_start, bare_end)
-                continue
-            head = chunk[:-1]
-            if head and chunk[-1] in ".," and "." not in head and "," not in head and "-" not in head:
-                pieces[chunk] = [head, chunk[-1]]  # the common "word." / "word,": rule 3 splits the mark off
-            else:
-                batch.append(chunk)
-        if batch:
-            # The rules never reach across whitespace, so the other chunks go through them together,
-            # separated by the separator chunk (which they leave alone).
-            tokens = _digit_rules(f" {self.separator} ".join(batch))
-            line: list[str] = []
-            lists = [line]
-            for token in tokens:
-                if token == self.separator:
-                    line = []
-                    lists.append(line)
-                else:
-                    line.append(token)
-            pieces.update(zip(batch, lists, strict=True))
-        return pieces
+    def lines(self) -> list[list[str]]:
+        return [line.split() for line in self.text.split(f" {self.separator} ")]
 
 
 def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     """sacreBLEU's 13a: drop ``<skipped>``, join ``-\\n`` line breaks, unescape four entities, then the rules.
 
-    Rule 1 (pad punctuation) acts on single characters, so it runs once over the joined text.  Rules 2-4
-    (periods, commas and dashes next to digits) never reach across whitespace: every match lies inside one
-    whitespace-free chunk plus the space before and after it, and consuming that space cannot change the
-    next chunk's matches (rule 2 ends a match on the period or comma, rule 3 starts one there).  So they run
-    once per distinct chunk that holds a period, a comma or a digit-dash.
+    Every rule acts on single characters and their neighbours, and each line gets a space before and
+    after it (as in sacreBLEU), so the rules run once over the UTF-8 bytes of the joined lines.
     """
     lines = [line.rstrip() for line in lines]
     controls = _controls("".join(lines))
@@ -271,31 +257,37 @@ def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
         text = f" {separator} ".join(lines).replace("<skipped>", "")
     if "&" in text:
         text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    return _Joined(_pad_punctuation(text), separator, controls)
+    data = np.frombuffer(f" {text} ".encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    return _Joined(_text(_digit_rules(_pad_units(data, _punctuation_bytes()))), separator, controls)
 
 
 def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     """sacreBLEU's zh: strip the line, pad Chinese characters, then the four 13a rules (no entities, no padding).
 
-    Without 13a's spaces around the line, a first chunk starting with a period or a comma, or a last chunk
-    ending with one, has no character before or after it.  Such lines get a mark glued to that end, and the
-    chunk's pieces are computed without the space on that side.
+    Without 13a's spaces around the line, a period or comma at the start of a line has no character before
+    it, and one at the end none after it.  Such lines get a mark glued to that end for rules 2-4, which
+    treat it as no character; the marks are then dropped.
     """
     lines = [line.strip() for line in lines]
     controls = _controls("".join(lines))
     marks = _marks(controls | set(avoid), 3)
     separator, start, end = marks[0], marks[1], marks[2]
-    if any(line[:1] in (".", ",") or line[-1:] in (".", ",") for line in lines):
+    glued = any(line[:1] in (".", ",") or line[-1:] in (".", ",") for line in lines)
+    if glued:
         lines = [
             f"{start if line[:1] in ('.', ',') else ''}{line}{end if line[-1:] in ('.', ',') else ''}" for line in lines
         ]
-    return _Joined(_pad(f" {separator} ".join(lines), _zh_table()), separator, controls, (start, end))
+    points = _pad_units(_code_points(f" {f' {separator} '.join(lines)} "), _zh_table())
+    points = _digit_rules(points, ord(start), ord(end))
+    if glued:
+        points = points[(points != ord(start)) & (points != ord(end))]
+    return _Joined(_text(points), separator, controls)
 
 
 def _join_none(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     controls = _controls("".join(lines))
     separator = _marks(controls | set(avoid), 1)
-    return _Joined(f" {separator} ".join(lines), separator, controls, rules=False)
+    return _Joined(f" {separator} ".join(lines), separator, controls)
 
 
 _Join = Callable[[Sequence[str], Collection[str]], _Joined]
@@ -310,32 +302,17 @@ class Vocabulary:
     """Token -> id, shared by the streams of one chunk of segments; ids are below ``bound``.
 
     Ids need not be dense (each stream reserves one id per position and uses the ones of its new
-    chunks); the ``char`` tokenizer's ids are code points and leave ``ids`` empty.  A whitespace-free
-    chunk of text that rules 2-4 of 13a split into several tokens (``word.``) has an id of its own and an
-    entry in ``expansions`` (chunk id -> its tokens' ids), so each distinct chunk is split once per vocabulary.
-    ``seen`` holds the control characters of the texts encoded so far, which no later text may use as marks.
+    tokens); the ``char`` tokenizer's ids are code points and leave ``ids`` empty.  ``seen`` holds the
+    control characters of the texts encoded so far, which no later text may use as marks.
     """
 
-    __slots__ = ("_tables", "bound", "expansions", "ids", "seen", "tokenize")
+    __slots__ = ("bound", "ids", "seen", "tokenize")
 
     def __init__(self, tokenize: str) -> None:
         self.tokenize = tokenize
         self.ids: dict[str, int] = {}
         self.bound = _CODE_POINTS if tokenize == "char" else 0
-        self.expansions: dict[int, list[int]] = {}
         self.seen: set[str] = set()
-        self._tables: _Expansions | None = None
-
-    def tables(self) -> _Expansions:
-        """``expansions`` as arrays (kept until the expansions change)."""
-        tables = self._tables
-        if tables is None:
-            tables = self._tables = _Expansions.of(self.expansions)
-        return tables
-
-    def changed(self) -> None:
-        """Drop the arrays of :meth:`tables` after ``expansions`` changed."""
-        self._tables = None
 
     def lookup(self, tokens: Iterable[str], size: int, grow: bool) -> IntArray:
         """Ids of the ``size`` ``tokens``; unknown tokens are added when ``grow``, else get -1."""
@@ -367,126 +344,29 @@ def _split_lines(ids: IntArray, n_lines: int, separator: int) -> Encoded:
     return Encoded(np.delete(ids, cuts) if cuts.size else ids, lengths.astype(np.int64))
 
 
-@dataclass(frozen=True, slots=True)
-class _Expansions:
-    """Chunks that stand for several tokens: chunk ids, their numbers of tokens, and the tokens' ids, flat."""
-
-    chunks: IntArray
-    counts: IntArray
-    pieces: IntArray
-
-    @staticmethod
-    def of(expansions: dict[int, list[int]]) -> _Expansions:
-        chunks = np.fromiter(expansions, dtype=np.int64, count=len(expansions))
-        piece_lists = list(expansions.values())
-        counts = np.fromiter(map(len, piece_lists), dtype=np.int64, count=chunks.shape[0])
-        pieces = np.fromiter(chain.from_iterable(piece_lists), dtype=np.int64, count=int(counts.sum()))
-        return _Expansions(chunks, counts, pieces)
-
-    def plus(self, other: _Expansions) -> _Expansions:
-        return _Expansions(
-            np.concatenate([self.chunks, other.chunks]),
-            np.concatenate([self.counts, other.counts]),
-            np.concatenate([self.pieces, other.pieces]),
-        )
-
-
-def _expand(chunk_ids: IntArray, expansions: _Expansions, bound: int) -> IntArray:
-    """Replace every chunk of ``expansions`` by its tokens' ids (chunk ids are below ``bound``)."""
-    if not expansions.chunks.shape[0]:
-        return chunk_ids
-    counts = expansions.counts
-    offset = np.full(bound, -1, dtype=np.int64)
-    offset[expansions.chunks] = np.cumsum(counts) - counts
-    table_start = offset[chunk_ids]
-    if not (table_start >= 0).any():
-        return chunk_ids
-    n_pieces = np.ones(bound, dtype=np.int64)
-    n_pieces[expansions.chunks] = counts
-    per_position = n_pieces[chunk_ids]
-    ids = np.repeat(chunk_ids, per_position)
-    table_start = np.repeat(table_start, per_position)
-    inside = table_start >= 0
-    starts = np.cumsum(per_position) - per_position
-    within = np.arange(ids.shape[0], dtype=np.int64) - np.repeat(starts, per_position)
-    ids[inside] = expansions.pieces[table_start[inside] + within[inside]]
-    return ids
-
-
-def _add_expansions(joined: _Joined, fresh: list[str], vocab: Vocabulary) -> None:
-    """Record the tokens of every new chunk that rules 2-4 split, adding those tokens to ``vocab``.
-
-    A token can be a chunk elsewhere and split differently there (``.5`` is one token of ``..5-`` but two
-    as a chunk of its own), so new tokens are checked as chunks too, until nothing new appears.
-    """
-    ids = vocab.ids
-    while fresh:
-        split = [(chunk, pieces) for chunk, pieces in joined.pieces(fresh).items() if pieces != [chunk]]
-        if not split:
-            return
-        flat = list(chain.from_iterable(pieces for _, pieces in split))
-        start = vocab.bound
-        found = vocab.lookup(flat, len(flat), True)
-        new = np.flatnonzero(found == np.arange(start, start + found.shape[0], dtype=np.int64))
-        fresh = [flat[i] for i in new.tolist()]
-        piece_ids = found.tolist()
-        end = 0
-        for chunk, pieces in split:
-            end += len(pieces)
-            vocab.expansions[ids[chunk]] = piece_ids[end - len(pieces) : end]
-        vocab.changed()
-
-
 def _encode_joined(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
-    """Ids of the tokens of a joined text, adding new chunks and tokens to ``vocab``.
+    """Ids of the tokens of a joined text, adding new tokens to ``vocab`` (one dictionary pass).
 
-    One dictionary pass gives every chunk an id (a new chunk gets the id of its position); the new
-    chunks are the positions that got their own id, and only those are checked for rules 2-4.  Marks
-    (the line separator, zh's edge marks) and the chunks holding them leave the vocabulary afterwards.
+    A new token gets the id of its position; the line separator leaves the vocabulary afterwards.
     """
-    chunks = joined.text.split()
-    size = len(chunks)
-    ids = vocab.ids
-    start = vocab.bound
-    chunk_ids = np.fromiter(map(ids.setdefault, chunks, count(start)), dtype=np.int64, count=size)
-    vocab.bound += size
-    new = np.flatnonzero(chunk_ids == np.arange(start, start + size, dtype=np.int64))
-    fresh = [chunks[i] for i in new.tolist()]
-    marked = joined.marked(fresh)
-    _add_expansions(joined, fresh, vocab)
-    separator = ids.get(joined.separator, _NO_SEPARATOR)
-    encoded = _split_lines(_expand(chunk_ids, vocab.tables(), vocab.bound), n_lines, separator)
-    for chunk in marked:
-        vocab.expansions.pop(ids.pop(chunk, -1), None)
-    vocab.changed()
+    tokens = joined.text.split()
+    ids = vocab.lookup(tokens, len(tokens), True)
+    separator = vocab.ids.pop(joined.separator, _NO_SEPARATOR)
     vocab.seen |= joined.controls
-    return encoded
+    return _split_lines(ids, n_lines, separator)
 
 
 def _encode_fixed(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
     """Ids of the tokens of a joined text against ``vocab``, which is only read; unknown tokens get -1.
 
-    The chunks the vocabulary lacks get temporary ids above its bound, in a dictionary of their own, so
-    that the separator is found and the ones that rules 2-4 split are split; their tokens are looked up.
+    The line separator is among the unknown tokens; only those are compared with it.
     """
-    chunks = joined.text.split()
-    ids = vocab.ids
-    chunk_ids = np.fromiter(map(ids.get, chunks, repeat(-1)), dtype=np.int64, count=len(chunks))
-    unknown = np.flatnonzero(chunk_ids < 0)
-    strangers = [chunks[i] for i in unknown.tolist()]
-    base = vocab.bound
-    local: dict[str, int] = {}
-    chunk_ids[unknown] = np.fromiter(map(local.setdefault, strangers, count(base)), dtype=np.int64, count=unknown.size)
-    split = {
-        local[chunk]: [ids.get(piece, -1) for piece in pieces]
-        for chunk, pieces in joined.pieces(local).items()
-        if pieces != [chunk]
-    }
-    tables = vocab.tables().plus(_Expansions.of(split)) if split else vocab.tables()
-    separator = local.get(joined.separator, _NO_SEPARATOR)
-    encoded = _split_lines(_expand(chunk_ids, tables, base + len(strangers)), n_lines, separator)
-    encoded.ids[encoded.ids >= base] = -1
-    return encoded
+    tokens = joined.text.split()
+    ids = vocab.lookup(tokens, len(tokens), False)
+    unknown = np.flatnonzero(ids < 0)
+    is_separator = map(joined.separator.__eq__, [tokens[i] for i in unknown.tolist()])
+    ids[unknown[np.fromiter(is_separator, dtype=bool, count=unknown.shape[0])]] = _NO_SEPARATOR
+    return _split_lines(ids, n_lines, _NO_SEPARATOR)
 
 
 def _encode_char(lines: Sequence[str]) -> Encoded:
@@ -559,14 +439,6 @@ def decode(encoded: Encoded, vocab: Vocabulary) -> list[list[str]]:
 # Tokens as strings
 
 
-def _tokens_joined(joined: _Joined) -> list[list[str]]:
-    lines = joined.text.split(f" {joined.separator} ")
-    pieces = joined.pieces(set(joined.text.split()))
-    if not pieces:
-        return [line.split() for line in lines]
-    return [list(chain.from_iterable(pieces.get(c) or (c,) for c in line.split())) for line in lines]
-
-
 def tokenize_lines(lines: Sequence[str], tokenize: str = "13a", lowercase: bool = False) -> list[list[str]]:
     """Tokens of each line, as sacreBLEU's BLEU sees them (lowercase, rstrip, tokenize, split)."""
     lines = _lowered(lines, lowercase)
@@ -574,7 +446,7 @@ def tokenize_lines(lines: Sequence[str], tokenize: str = "13a", lowercase: bool 
         if tokenize == "char":
             return [list("".join(line.split())) for line in lines]
         if tokenize in _JOIN:
-            return _tokens_joined(_JOIN[tokenize](lines, ())) if lines else []
+            return _JOIN[tokenize](lines, ()).lines() if lines else []
         return _line_by_line(tokenize, lines)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error

@@ -80,6 +80,17 @@ def test_unknown_tokens_get_minus_one_against_a_fixed_vocabulary(name: str, line
     ]
 
 
+# Rules 2-4 pad periods and commas by the parity of their place in a run, and the unit before or after the
+# run decides its ends: dense runs of marks, digits and dashes, in lines that start and end with them.
+dense_text = st.text(alphabet=".,-09a é中", max_size=30)
+
+
+@pytest.mark.parametrize("name", ["13a", "zh"])
+@given(st.lists(dense_text, min_size=1, max_size=6))
+def test_runs_of_periods_commas_digits_and_dashes(name: str, lines: list[str]) -> None:
+    assert_both_outputs(lines, name)
+
+
 def test_zh_pads_exactly_sacrebleus_chinese_characters_on_every_code_point() -> None:
     check = TokenizerZh._is_chinese_char
     differing = [c for c in range(0x110000) if is_chinese_char(chr(c)) != check(chr(c))]
