@@ -22,6 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 IntArray = NDArray[np.int64]
+#: UTF-8 bytes or UTF-32 code points of a text.
+Units = NDArray[np.unsignedinteger]
 
 # The four substitutions of mteval-v13a (sacreBLEU's TokenizerRegexp), in order: (1) pad single punctuation
 # characters; (2) pad a period or comma after a non-digit, ``([^0-9])([\.,])``; (3) pad a period or comma
@@ -93,7 +95,7 @@ def _code_points(text: str) -> NDArray[np.uint32]:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def _spaced(units: NDArray[np.unsignedinteger], chosen: NDArray[np.bool_]) -> NDArray[np.unsignedinteger] | None:
+def _spaced(units: Units, chosen: NDArray[np.bool_]) -> Units | None:
     """``units`` (code points or bytes) with a space (32) before and after every chosen one; None if none is."""
     found = int(np.count_nonzero(chosen))
     if not found:
@@ -115,15 +117,21 @@ def _spaced(units: NDArray[np.unsignedinteger], chosen: NDArray[np.bool_]) -> ND
     return out
 
 
-def _text(units: NDArray[np.unsignedinteger]) -> str:
+def _text(units: Units) -> str:
     """The text of UTF-8 bytes or of UTF-32 code points."""
     encoding = "utf-8" if units.dtype == np.uint8 else "utf-32-le"
     return units.tobytes().decode(encoding, "surrogatepass")
 
 
-def _pad_units(units: NDArray[np.unsignedinteger], table: NDArray[np.bool_]) -> NDArray[np.unsignedinteger]:
-    """A space before and after every unit that ``table`` marks (rule 1, and zh's Chinese characters)."""
-    spaced = _spaced(units, table[np.minimum(units, table.shape[0] - 1)])
+def _padded(units: Units, table: NDArray[np.bool_], no_before: int = -1, no_after: int = -1) -> Units:
+    """All four rules at once: a space before and after every unit that ``table`` marks or rules 2-4 choose.
+
+    ``table`` marks rule 1's punctuation (and, in zh, Chinese characters); it is False at its last index.
+    """
+    small = table.shape[0] > int(np.iinfo(units.dtype).max)
+    chosen = table[units if small else np.minimum(units, table.shape[0] - 1)]
+    chosen |= _digit_rules(units, no_before, no_after)
+    spaced = _spaced(units, chosen)
     return units if spaced is None else spaced
 
 
@@ -178,44 +186,36 @@ def _in_runs(where: IntArray) -> IntArray:
     return np.arange(where.shape[0], dtype=np.int64) - first[run]
 
 
-def _spaced_at(units: NDArray[np.unsignedinteger], where: IntArray) -> NDArray[np.unsignedinteger]:
-    """``units`` with a space before and after the units at the positions ``where``."""
-    chosen = np.zeros(units.shape[0], dtype=bool)
-    chosen[where] = True
-    spaced = _spaced(units, chosen)
-    return units if spaced is None else spaced
+def _digit_rules(units: Units, no_before: int = -1, no_after: int = -1) -> NDArray[np.bool_]:
+    """Where rules 2-4 of 13a put a space before and after a unit, over the units of a whole stream.
 
+    The units begin and end with a space.  A regular expression substitution scans left to right and a
+    match consumes both of its characters, so:
 
-Units = NDArray[np.unsignedinteger]
+    * rule 2 pads the first mark (period or comma) of a run if the unit before the run is not a digit,
+      then every second mark (a mark is a non-digit, but one that was padded has been consumed);
+    * so after rule 2 no two marks are neighbours, and rule 3 pads every mark then followed by a
+      non-digit: one that rule 2 padded, or one whose next unit is not a digit;
+    * rule 4 pads every dash after a digit.
 
-
-def _digit_rules(units: Units, no_before: int = -1, no_after: int = -1) -> Units:
-    """Rules 2-4 of 13a over the units of a whole stream, which begin and end with a space.
-
-    A regular expression substitution scans left to right and a match consumes both of its characters, so
-    in a run of periods and commas the matches alternate:
-
-    * rule 2 pads the run's first mark if the unit before the run is not a digit, then every second mark
-      (a mark is a non-digit, but one that was padded has been consumed);
-    * so after rule 2 no two marks are neighbours, and rule 3 pads every mark followed by a non-digit.
-
-    zh strips each line, so a line's first mark has no unit before it and its last none after it: the
-    units ``no_before`` and ``no_after`` (glued to such lines) count as no unit at all.  The tests compare
-    this with sacreBLEU's regular expressions on generated text.
+    Rule 1 and the other rules only put spaces next to non-digits, so no rule changes what the next one
+    sees as a digit, and every choice can be read off the original units: one pass of padding does all
+    four rules (a unit that two rules pad gets two spaces a side, which changes no token).  zh strips each
+    line, so a line's first mark has no unit before it and its last none after it: the units
+    ``no_before`` and ``no_after`` (glued to such lines) count as no unit at all.  The tests compare the
+    tokens with sacreBLEU's on generated text.
     """
+    chosen = np.zeros(units.shape[0], dtype=bool)
     marks = np.flatnonzero((units == _PERIOD) | (units == _COMMA))
     if marks.shape[0]:
         offset = _in_runs(marks)
         before = units[marks - offset - 1]
-        padded = (~_is_digit(before) & (before != no_before)) ^ (offset % 2 == 1)
-        units = _spaced_at(units, marks[padded])
-        marks = np.flatnonzero((units == _PERIOD) | (units == _COMMA))
         after = units[marks + 1]
-        units = _spaced_at(units, marks[~_is_digit(after) & (after != no_after)])
+        by_rule_2 = (~_is_digit(before) & (before != no_before)) ^ (offset % 2 == 1)
+        chosen[marks[by_rule_2 | (~_is_digit(after) & (after != no_after))]] = True
     dashes = np.flatnonzero(units[1:] == _DASH) + 1
-    if dashes.shape[0]:
-        units = _spaced_at(units, dashes[_is_digit(units[dashes - 1])])
-    return units
+    chosen[dashes[_is_digit(units[dashes - 1])]] = True
+    return chosen
 
 
 # ---------------------------------------------------------------------------------------------
@@ -258,7 +258,7 @@ def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     if "&" in text:
         text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
     data = np.frombuffer(f" {text} ".encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    return _Joined(_text(_digit_rules(_pad_units(data, _punctuation_bytes()))), separator, controls)
+    return _Joined(_text(_padded(data, _punctuation_bytes())), separator, controls)
 
 
 def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
@@ -277,8 +277,7 @@ def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
         lines = [
             f"{start if line[:1] in ('.', ',') else ''}{line}{end if line[-1:] in ('.', ',') else ''}" for line in lines
         ]
-    points = _pad_units(_code_points(f" {f' {separator} '.join(lines)} "), _zh_table())
-    points = _digit_rules(points, ord(start), ord(end))
+    points = _padded(_code_points(f" {f' {separator} '.join(lines)} "), _zh_table(), ord(start), ord(end))
     if glued:
         points = points[(points != ord(start)) & (points != ord(end))]
     return _Joined(_text(points), separator, controls)
