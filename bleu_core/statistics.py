@@ -216,11 +216,11 @@ def _prepare_chunk(
     lengths = np.full((n_segments, len(streams)), -1, dtype=np.int64)
     encoded: list[Encoded] = []
     for k, lines in enumerate(streams):
-        present = [i for i, line in enumerate(lines) if line is not None]
-        if len(present) == n_segments:
+        if None not in lines:
             enc = encode_lines(lines, tokenize, lowercase, vocab)  # type: ignore[arg-type]
             lengths[:, k] = enc.lengths
         else:
+            present = [i for i, line in enumerate(lines) if line is not None]
             enc = encode_lines([lines[i] for i in present], tokenize, lowercase, vocab)  # type: ignore[misc]
             lengths[present, k] = enc.lengths
             full = np.zeros(n_segments, dtype=np.int64)

@@ -240,21 +240,21 @@ def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     Every rule acts on single characters and their neighbours, and each line gets a space before and
     after it (as in sacreBLEU), so the rules run once over the UTF-8 bytes of the joined lines.
     """
-    lines = [line.rstrip() for line in lines]
     controls = _controls("".join(lines))
     separator = _marks(controls | set(avoid), 1)
-    if any("\n" in line for line in lines):
-        # sacreBLEU removes <skipped> once, before it joins line breaks; do both for these lines here.
+    text = f" {separator} ".join(lines)
+    if "\n" in text:
+        # sacreBLEU strips each line's end and removes <skipped> once, before it joins line breaks; do all
+        # three for these lines here.  Elsewhere stripping only drops whitespace, which changes no token.
         broken = {i for i, line in enumerate(lines) if "\n" in line}
-        lines = [
-            line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ") if i in broken else line
-            for i, line in enumerate(lines)
-        ]
         text = f" {separator} ".join(
-            line if i in broken else line.replace("<skipped>", "") for i, line in enumerate(lines)
+            line.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+            if i in broken
+            else line.replace("<skipped>", "")
+            for i, line in enumerate(lines)
         )
     else:
-        text = f" {separator} ".join(lines).replace("<skipped>", "")
+        text = text.replace("<skipped>", "")
     if "&" in text:
         text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
     data = np.frombuffer(f" {text} ".encode("utf-8", "surrogatepass"), dtype=np.uint8)
