@@ -171,7 +171,7 @@ def _marks(present: Collection[str], needed: int) -> str:
 # Rules 2-4 over a whole stream
 
 
-def _is_digit(units: NDArray[np.unsignedinteger]) -> NDArray[np.bool_]:
+def _is_digit(units: Units) -> NDArray[np.bool_]:
     """``[0-9]`` (ASCII digits only, as in the regular expressions)."""
     return (units >= _ZERO) & (units <= _NINE)
 
