@@ -1,17 +1,22 @@
 """Segment statistics: clipped n-gram matches for every segment at once.
 
-The data flow is text -> token ids (:func:`tokenizers.encode_lines`) -> integer
-n-gram keys -> clipped counts per segment.  References define the n-gram
-dictionary: an n-gram of the hypothesis that no reference of its segment
-contains can never match, so it is only counted in the totals, and an n-gram
-can only match if the (n-1)-gram it starts with did, so each order looks only
-at the positions that matched at the order before.
+The data flow is text -> token ids -> integer n-gram keys -> clipped counts per
+segment.  An n-gram can only match if the (n-1)-gram it starts with did, so each
+order looks only at the positions that matched at the order before.  There are
+two ways to count:
+
+* references used once (a single score, the CLI with one system) are counted
+  together with the hypothesis: only an n-gram that both sides hold matters, so
+  both sides are pruned at every order, and token ids come from byte spans
+  (:func:`tokenizers.encode_together`) without making a string per token;
+* prepared references (many systems, the compare page) count every n-gram of
+  the references once, with a :class:`tokenizers.Vocabulary`; each hypothesis
+  then looks its n-grams up in them.
 
 Keys: a unigram is ``segment * V + token``; an n-gram is ``rank * V + token``
-where ``rank`` is the index of its first n-1 tokens in the references' sorted
-(n-1)-gram keys, so keys stay small and exact at every order.  Sorting is an
-LSD radix sort with 16-bit digits (numpy's stable argsort of uint16 is a
-counting sort), several times faster than a comparison sort of int64 keys.
+where ``rank`` is the index of its first n-1 tokens among the (n-1)-grams kept
+at the order before, so keys stay small and exact at every order.  Keys are
+sorted with :func:`sorting.radix_argsort`.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .tokenizers import Encoded, Vocabulary, encode_lines
+from .sorting import radix_argsort, run_changes, run_starts
+from .tokenizers import Encoded, Vocabulary, encode_lines, encode_together
 
 IntArray = NDArray[np.int64]
 
@@ -96,30 +102,7 @@ class SegmentStats:
 
 
 # ---------------------------------------------------------------------------------------------
-# Sorting and grouping
-
-
-def radix_argsort(keys: IntArray, bits: int) -> IntArray:
-    """Stable argsort of non-negative keys below ``2**bits``: one counting sort per 16-bit digit."""
-    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
-    for shift in range(16, bits, 16):
-        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
-        order = order[np.argsort(digit, kind="stable")]
-    return order
-
-
-def _changes(ordered: IntArray) -> NDArray[np.bool_]:
-    """Where a run of equal values starts in a sorted array, as flags."""
-    change = np.empty(ordered.shape[0], dtype=bool)
-    if ordered.shape[0]:
-        change[0] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
-    return change
-
-
-def _run_starts(ordered: IntArray) -> IntArray:
-    """Indices where a run of equal values starts in a sorted array."""
-    return np.flatnonzero(_changes(ordered))
+# Positions and n-gram keys
 
 
 def _positions(lengths: IntArray) -> tuple[IntArray, IntArray]:
@@ -208,25 +191,71 @@ class _Dense:
         return np.where(self.distinct[where] == ids, where, -1)
 
 
+def _present(streams: Sequence[Sequence[str | None]]) -> list[list[int] | None]:
+    """Per stream, the segments whose line is present; None when all are."""
+    return [None if None not in lines else [i for i, line in enumerate(lines) if line is not None] for lines in streams]
+
+
+def _texts(streams: Sequence[Sequence[str | None]], present: list[list[int] | None]) -> list[Sequence[str]]:
+    """The present lines of each stream."""
+    return [lines if keep is None else [lines[i] for i in keep] for lines, keep in zip(streams, present, strict=True)]  # type: ignore[misc]
+
+
+def _with_missing(
+    encoded: list[Encoded], present: list[list[int] | None], n_segments: int
+) -> tuple[list[Encoded], IntArray]:
+    """Streams encoded from their present lines, with empty missing lines; the lengths (-1: missing)."""
+    lengths = np.full((n_segments, len(encoded)), -1, dtype=np.int64)
+    full_streams = []
+    for k, (enc, keep) in enumerate(zip(encoded, present, strict=True)):
+        if keep is None:
+            lengths[:, k] = enc.lengths
+            full_streams.append(enc)
+        else:
+            lengths[keep, k] = enc.lengths
+            full = np.zeros(n_segments, dtype=np.int64)
+            full[keep] = enc.lengths
+            full_streams.append(Encoded(enc.ids, full))
+    return full_streams, lengths
+
+
+def _encode_streams(
+    streams: Sequence[Sequence[str | None]], tokenize: str, lowercase: bool, vocab: Vocabulary
+) -> tuple[list[Encoded], IntArray]:
+    """Ids of every reference stream (a missing line has no tokens), and the lengths (-1: missing)."""
+    present = _present(streams)
+    encoded = [encode_lines(lines, tokenize, lowercase, vocab) for lines in _texts(streams, present)]
+    return _with_missing(encoded, present, len(streams[0]))
+
+
+def _encode_once(
+    hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], tokenize: str, lowercase: bool
+) -> tuple[list[Encoded], IntArray, int]:
+    """Dense ids of the hypothesis (first) and of every reference stream, the reference lengths, the id bound.
+
+    Token strings are only made when :func:`encode_together` cannot do without them.
+    """
+    present = _present(streams)
+    texts = _texts(streams, present)
+    together = encode_together([hypotheses, *texts], tokenize, lowercase)
+    if together is not None:
+        (hyp, *refs), bound = together
+    else:
+        vocab = Vocabulary(tokenize)
+        refs = [encode_lines(lines, tokenize, lowercase, vocab) for lines in texts]
+        hyp = encode_lines(hypotheses, tokenize, lowercase, vocab, grow=False)
+        dense = _Dense(vocab, np.concatenate([enc.ids for enc in refs]))
+        hyp, *refs = (Encoded(dense(enc.ids), enc.lengths) for enc in (hyp, *refs))
+        bound = dense.size
+    refs, lengths = _with_missing(refs, present, len(hypotheses))
+    return [hyp, *refs], lengths, max(bound, 1)
+
+
 def _prepare_chunk(
     streams: Sequence[Sequence[str | None]], tokenize: str, lowercase: bool, max_order: int
 ) -> _ReferenceChunk:
     vocab = Vocabulary(tokenize)
-    n_segments = len(streams[0])
-    lengths = np.full((n_segments, len(streams)), -1, dtype=np.int64)
-    encoded: list[Encoded] = []
-    for k, lines in enumerate(streams):
-        if None not in lines:
-            enc = encode_lines(lines, tokenize, lowercase, vocab)  # type: ignore[arg-type]
-            lengths[:, k] = enc.lengths
-        else:
-            present = [i for i, line in enumerate(lines) if line is not None]
-            enc = encode_lines([lines[i] for i in present], tokenize, lowercase, vocab)  # type: ignore[misc]
-            lengths[present, k] = enc.lengths
-            full = np.zeros(n_segments, dtype=np.int64)
-            full[present] = enc.lengths
-            enc = Encoded(enc.ids, full)
-        encoded.append(enc)
+    encoded, lengths = _encode_streams(streams, tokenize, lowercase, vocab)
     ids = np.concatenate([enc.ids for enc in encoded])
     dense = _Dense(vocab, ids)
     ids = dense(ids)
@@ -247,7 +276,7 @@ def _prepare_chunk(
             start, key = _extend(rank, ids, remaining, n, bound)
         order = radix_argsort(key, max(int(key.max(initial=0)).bit_length(), 1))
         ordered = key[order]
-        change = _changes(ordered)
+        change = run_changes(ordered)
         first = np.flatnonzero(change)
         if n < max_order:  # the next order extends these n-grams by their rank
             group = np.zeros(ordered.shape[0], dtype=np.int64)
@@ -259,7 +288,7 @@ def _prepare_chunk(
         if len(encoded) == 1:
             counts = np.diff(np.append(first, ordered.shape[0]))
         else:  # the stable sort keeps streams in order inside a group: runs of one stream, then the max
-            run_change = _changes(stream[start[order]])
+            run_change = run_changes(stream[start[order]])
             run_change |= change
             runs = np.flatnonzero(run_change)
             run_counts = np.diff(np.append(runs, ordered.shape[0]))
@@ -306,7 +335,7 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
             break
         order = radix_argsort(key, max(int(key.max()).bit_length(), 1))
         ordered = key[order]
-        first = _run_starts(ordered)
+        first = run_starts(ordered)
         distinct = ordered[first]
         # Look up each distinct n-gram of a segment once; the sorted needles keep the binary search local.
         where = np.searchsorted(table, distinct)
@@ -320,6 +349,67 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
             rank[start[order]] = np.repeat(np.where(hit, where, -1), run_counts)
     ref_len = closest_ref_length(enc.lengths, refs.lengths)
     return SegmentStats(matches, totals, enc.lengths, ref_len)
+
+
+def _joint_statistics(
+    hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], options: _Options
+) -> tuple[SegmentStats, IntArray]:
+    """Statistics of one chunk whose references are used once, and the references of each segment.
+
+    Only an n-gram that both the hypothesis and a reference of its segment hold can match, so the
+    hypothesis and the references are counted together and each order extends just the n-grams that
+    occurred on both sides at the order before (prepared references must count every n-gram).
+    """
+    tokenize, lowercase, max_order = options
+    encoded, ref_lengths, bound = _encode_once(hypotheses, streams, tokenize, lowercase)
+    hyp = encoded[0]  # stream 0 is the hypothesis
+    n_segments = hyp.lengths.shape[0]
+    ids = np.concatenate([enc.ids for enc in encoded])
+    parts = [_positions(enc.lengths) for enc in encoded]
+    segment = np.concatenate([p[0] for p in parts])
+    remaining = np.concatenate([p[1] for p in parts])
+    stream = np.repeat(np.arange(len(encoded), dtype=np.int32), [enc.ids.shape[0] for enc in encoded])
+    matches = np.zeros((n_segments, max_order), dtype=np.int64)
+    start = np.flatnonzero(ids >= 0)
+    key = segment[start] * bound + ids[start]
+    rank = np.zeros(0, dtype=np.int64)
+    for n in range(1, max_order + 1):
+        if n > 1:
+            start, key = _extend(rank, ids, remaining, n, bound)
+        if key.shape[0] == 0:
+            break
+        order = radix_argsort(key, max(int(key.max()).bit_length(), 1))
+        ordered = key[order]
+        change = run_changes(ordered)
+        group = np.cumsum(change) - 1  # the n-gram of every sorted position
+        n_groups = int(group[-1]) + 1
+        # The stable sort keeps the streams in order inside an n-gram: a run of each stream that holds it.
+        source = stream[start[order]]
+        runs = np.flatnonzero(run_changes(source) | change)
+        run_counts = np.diff(np.append(runs, ordered.shape[0]))
+        run_group = group[runs]
+        is_hyp = source[runs] == 0
+        hyp_counts = np.zeros(n_groups, dtype=np.int64)
+        hyp_counts[run_group[is_hyp]] = run_counts[is_hyp]
+        ref_group = run_group[~is_hyp]
+        ref_counts = run_counts[~is_hyp]
+        most = np.zeros(n_groups, dtype=np.int64)
+        if len(encoded) == 2:
+            most[ref_group] = ref_counts
+        elif ref_group.shape[0]:
+            firsts = run_starts(ref_group)
+            most[ref_group[firsts]] = np.maximum.reduceat(ref_counts, firsts)
+        clipped = np.minimum(hyp_counts, most)
+        first = np.flatnonzero(change)
+        matches[:, n - 1] = np.bincount(segment[start[order[first]]], weights=clipped, minlength=n_segments)
+        if n < max_order:  # the next order extends the n-grams found on both sides
+            found = clipped > 0
+            compact = np.where(found, np.cumsum(found) - 1, -1)
+            rank = np.full(ids.shape[0], -1, dtype=np.int64)
+            rank[start[order]] = compact[group]
+    totals = np.maximum(hyp.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)
+    ref_len = closest_ref_length(hyp.lengths, ref_lengths)
+    return SegmentStats(matches, totals, hyp.lengths, ref_len), (ref_lengths >= 0).sum(axis=1)
 
 
 _Options = tuple[str, bool, int]
@@ -424,10 +514,9 @@ def statistics_of_chunks(
     present = []
     options = (tokenize, lowercase, max_order)
     for hypotheses, streams in chunks:
-        refs = _prepare_chunk(streams, tokenize, lowercase, max_order)
-        parts.append(_chunk_statistics(hypotheses, refs, options))
-        present.append((refs.lengths >= 0).sum(axis=1))
-        del refs
+        stats, per_segment = _joint_statistics(hypotheses, streams, options)
+        parts.append(stats)
+        present.append(per_segment)
     return SegmentStats.concat(parts, max_order), _n_refs(present, n_streams)
 
 
@@ -439,5 +528,7 @@ def score_chunk(
     max_order: int,
 ) -> list[SegmentStats]:
     """Statistics of one chunk of several systems' hypotheses against the same chunk of references."""
+    if len(systems) == 1:  # references used once: counted together with the hypothesis
+        return [_joint_statistics(systems[0], streams, (tokenize, lowercase, max_order))[0]]
     refs = _prepare_chunk(streams, tokenize, lowercase, max_order)
     return [_chunk_statistics(hypotheses, refs, (tokenize, lowercase, max_order)) for hypotheses in systems]

@@ -21,6 +21,8 @@ from itertools import chain, count, repeat
 import numpy as np
 from numpy.typing import NDArray
 
+from .sorting import radix_argsort, run_changes
+
 IntArray = NDArray[np.int64]
 #: UTF-8 bytes or UTF-32 code points of a text.
 Units = NDArray[np.unsignedinteger]
@@ -115,6 +117,11 @@ def _spaced(units: Units, chosen: NDArray[np.bool_]) -> Units | None:
     kept[before + 2] = False
     out[kept] = units
     return out
+
+
+def _utf8(text: str) -> NDArray[np.uint8]:
+    """The UTF-8 bytes of ``text`` with a space before and after."""
+    return np.frombuffer(f" {text} ".encode("utf-8", "surrogatepass"), dtype=np.uint8)
 
 
 def _text(units: Units) -> str:
@@ -224,11 +231,20 @@ def _digit_rules(units: Units, no_before: int = -1, no_after: int = -1) -> NDArr
 
 @dataclass(frozen=True, slots=True)
 class _Joined:
-    """A stream as one text of whitespace-separated tokens, lines separated by the ``separator`` token."""
+    """A stream as one text of whitespace-separated tokens, lines separated by the ``separator`` token.
 
-    text: str
+    ``units`` are the text's UTF-8 bytes (``zh``: code points); it begins and ends with a space.
+    ``source`` is the joined text before the rules (whitespace characters pass them unchanged).
+    """
+
+    units: Units
     separator: str
     controls: frozenset[str]  # the candidate marks that occur in the lines
+    source: str
+
+    @property
+    def text(self) -> str:
+        return _text(self.units)
 
     def lines(self) -> list[list[str]]:
         return [line.split() for line in self.text.split(f" {self.separator} ")]
@@ -257,8 +273,7 @@ def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
         text = text.replace("<skipped>", "")
     if "&" in text:
         text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    data = np.frombuffer(f" {text} ".encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    return _Joined(_text(_padded(data, _punctuation_bytes())), separator, controls)
+    return _Joined(_padded(_utf8(text), _punctuation_bytes()), separator, controls, text)
 
 
 def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
@@ -277,16 +292,18 @@ def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
         lines = [
             f"{start if line[:1] in ('.', ',') else ''}{line}{end if line[-1:] in ('.', ',') else ''}" for line in lines
         ]
-    points = _padded(_code_points(f" {f' {separator} '.join(lines)} "), _zh_table(), ord(start), ord(end))
+    text = f" {separator} ".join(lines)
+    points = _padded(_code_points(f" {text} "), _zh_table(), ord(start), ord(end))
     if glued:
         points = points[(points != ord(start)) & (points != ord(end))]
-    return _Joined(_text(points), separator, controls)
+    return _Joined(points, separator, controls, text)
 
 
 def _join_none(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
     controls = _controls("".join(lines))
     separator = _marks(controls | set(avoid), 1)
-    return _Joined(f" {separator} ".join(lines), separator, controls)
+    text = f" {separator} ".join(lines)
+    return _Joined(_utf8(text), separator, controls, text)
 
 
 _Join = Callable[[Sequence[str], Collection[str]], _Joined]
@@ -383,6 +400,210 @@ def _encode_char(lines: Sequence[str]) -> Encoded:
 def _encode_token_lists(token_lists: Sequence[list[str]], vocab: Vocabulary, grow: bool) -> Encoded:
     lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
     return Encoded(vocab.lookup(chain.from_iterable(token_lists), int(lengths.sum()), grow), lengths)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tokens as ids for several streams at once, without token strings
+
+
+#: Whitespace that ``str.split`` splits on beyond ASCII.  Its UTF-8 bytes are not single units, so in
+#: byte streams they become ASCII spaces: the rules treat both alike (non-digits), so no token changes.
+_WIDE_SPACES = tuple(chr(c) for c in range(0x80, 0x10000) if chr(c).isspace())
+#: Masks keeping the first k bytes of a little-endian 8-byte word, k = 0..8.
+_WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_MIX_2 = np.uint64(0xBF58476D1CE4E5B9)
+#: Tokens longer than this many bytes are hashed and compared as Python bytes (keeps the word loops short).
+_LONG_TOKEN = 256
+
+
+@cache
+def _byte_spaces() -> NDArray[np.bool_]:
+    """Which bytes are whole whitespace characters (ASCII only: a byte >= 0x80 is part of a character)."""
+    return np.array([c < 0x80 and chr(c).isspace() for c in range(256)], dtype=bool)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spans:
+    """The tokens of one stream as spans of its units; line separators left out."""
+
+    units: Units
+    starts: IntArray  # the first unit of every token
+    sizes: IntArray  # units per token
+    lengths: IntArray  # tokens per line
+
+
+def _spans(lines: Sequence[str], tokenize: str) -> _Spans:
+    """Where the tokens of ``lines`` lie in the stream's units."""
+    joined = _JOIN[tokenize](lines, ())
+    if joined.units.dtype == np.uint8:
+        units = _blanked(joined.units, [space for space in _WIDE_SPACES if space in joined.source])
+        space = _byte_spaces()[units]
+    else:
+        units = joined.units
+        space = _whitespace_table()[np.minimum(units, 0xFFFF)]  # U+FFFF is no space, nor any beyond
+    edges = np.flatnonzero(space[1:] != space[:-1]) + 1  # the units begin and end with a space
+    starts, ends = edges[0::2], edges[1::2]
+    separator = units[starts] == ord(joined.separator)  # the separator occurs nowhere else in the stream
+    cuts = np.flatnonzero(separator)
+    if cuts.shape[0] != len(lines) - 1:  # pragma: no cover - the separator does not occur in the text
+        raise RuntimeError("line separator found inside a line")
+    lengths = np.diff(np.concatenate([[-1], cuts, [starts.shape[0]]])) - 1
+    keep = ~separator
+    return _Spans(units, starts[keep], (ends - starts)[keep], lengths.astype(np.int64))
+
+
+def _blanked(units: NDArray[np.uint8], wide: Sequence[str]) -> NDArray[np.uint8]:
+    """UTF-8 bytes with every byte of the ``wide`` spaces made an ASCII space (no rule pads either kind)."""
+    if not wide:
+        return units
+    units = units.copy()
+    for space in wide:
+        code = space.encode("utf-8")
+        size = len(code)
+        found = units[: units.shape[0] - size + 1] == code[0]
+        for i in range(1, size):
+            found &= units[i : units.shape[0] - size + 1 + i] == code[i]
+        at = np.flatnonzero(found)
+        for i in range(size):
+            units[at + i] = 32
+    return units
+
+
+def _words(data: NDArray[np.uint8]) -> NDArray[np.uint64]:
+    """Every 8 consecutive bytes of ``data`` as one little-endian integer (a view; ``data`` ends in 7 zeros)."""
+    return np.ndarray((data.shape[0] - 7,), dtype="<u8", buffer=data, strides=(1,))
+
+
+def _word_hashes(words: NDArray[np.uint64], starts: IntArray, sizes: IntArray) -> NDArray[np.uint64]:
+    """A 64-bit hash of each byte span, read 8 bytes at a time."""
+    rest = sizes
+    hashed = (sizes.astype(np.uint64) * _MIX ^ (words[starts] & _WORD_MASKS[np.minimum(rest, 8)])) * _MIX
+    todo = np.flatnonzero(rest > 8)
+    offset = 8
+    while todo.shape[0]:
+        rest = sizes[todo] - offset
+        word = words[starts[todo] + offset] & _WORD_MASKS[np.minimum(rest, 8)]
+        hashed[todo] = (hashed[todo] ^ word) * _MIX
+        todo = todo[rest > 8]
+        offset += 8
+    hashed ^= hashed >> np.uint64(31)
+    hashed *= _MIX_2
+    hashed ^= hashed >> np.uint64(29)
+    return hashed
+
+
+def _same_spans(words: NDArray[np.uint64], first: IntArray, second: IntArray, sizes: IntArray) -> bool:
+    """Whether the byte spans at ``first`` and ``second`` (both ``sizes`` long) are equal."""
+    todo = np.arange(first.shape[0], dtype=np.int64)
+    offset = 0
+    while todo.shape[0]:
+        rest = sizes[todo] - offset
+        mask = _WORD_MASKS[np.minimum(rest, 8)]
+        if np.any((words[first[todo] + offset] ^ words[second[todo] + offset]) & mask):
+            return False
+        todo = todo[rest > 8]
+        offset += 8
+    return True
+
+
+#: Keys of spans: below this the exact bytes of a span of up to 7 bytes (its size in bits 56-58), from
+#: it up the top 59 bits of a longer span's hash.
+_HASHED = 1 << 59
+
+
+def _span_keys(words: NDArray[np.uint64], data: NDArray[np.uint8], starts: IntArray, sizes: IntArray) -> IntArray:
+    """Equal spans get equal keys (below 2**60); distinct spans of up to 7 bytes get distinct keys."""
+    keys = words[starts] & _WORD_MASKS[np.minimum(sizes, 8)]
+    keys |= sizes.astype(np.uint64) << np.uint64(56)
+    hashed = np.flatnonzero(sizes > 7)
+    if hashed.shape[0]:
+        long_spans = sizes[hashed] > _LONG_TOKEN
+        if long_spans.any():  # Python hashes (and later compares) very long spans in C, not 8 bytes a step
+            values = np.zeros(hashed.shape[0], dtype=np.uint64)
+            kept = hashed[~long_spans]
+            values[~long_spans] = _word_hashes(words, starts[kept], sizes[kept])
+            for i, k in zip(np.flatnonzero(long_spans).tolist(), hashed[long_spans].tolist(), strict=True):
+                start = int(starts[k])
+                values[i] = hash(data[start : start + int(sizes[k])].tobytes()) & 0xFFFF_FFFF_FFFF_FFFF
+        else:
+            values = _word_hashes(words, starts[hashed], sizes[hashed])
+        keys[hashed] = (values >> np.uint64(5)) | np.uint64(_HASHED)
+    return keys.view(np.int64)
+
+
+def _group_spans(
+    words: NDArray[np.uint64], data: NDArray[np.uint8], starts: IntArray, sizes: IntArray
+) -> tuple[IntArray, int] | None:
+    """Group ids of byte spans (equal spans, equal ids; 0 up to the number of groups), or None on a hash clash."""
+    keys = _span_keys(words, data, starts, sizes)
+    order = radix_argsort(keys, 60)
+    change = run_changes(keys[order])
+    group = np.cumsum(change) - 1
+    # A hashed span must equal the first span of its group.
+    other = np.flatnonzero(~change)
+    other = other[sizes[order[other]] > 7]
+    if other.shape[0]:
+        span = order[other]
+        first = order[np.flatnonzero(change)][group[other]]
+        if not np.array_equal(sizes[span], sizes[first]):
+            return None
+        long_pair = sizes[span] > _LONG_TOKEN
+        if long_pair.any():
+            pairs = zip(
+                starts[span[long_pair]].tolist(),
+                starts[first[long_pair]].tolist(),
+                sizes[span[long_pair]].tolist(),
+                strict=True,
+            )
+            if any(data[a : a + size].tobytes() != data[b : b + size].tobytes() for a, b, size in pairs):
+                return None
+            span, first = span[~long_pair], first[~long_pair]
+        if not _same_spans(words, starts[span], starts[first], sizes[span]):
+            return None
+    ids = np.empty(starts.shape[0], dtype=np.int64)
+    ids[order] = group
+    return ids, int(group[-1]) + 1 if group.shape[0] else 0
+
+
+def encode_together(
+    streams: Sequence[Sequence[str]], tokenize: str, lowercase: bool
+) -> tuple[list[Encoded], int] | None:
+    """Ids of the tokens of several streams, equal for equal tokens, below the number of distinct tokens.
+
+    The same tokens as :func:`encode_lines`, but no token becomes a string: each is a span of its stream's
+    units, hashed 8 bytes at a time; the spans are grouped by hash and each is compared, byte for byte,
+    with the first of its group.  None for the tokenizers that need strings (``char``, ``intl``,
+    ``ja-mecab``...) and when two distinct tokens share a hash: the caller then uses a :class:`Vocabulary`.
+    """
+    if tokenize not in _JOIN:
+        return None
+    spans: list[_Spans | None] = []
+    for lines in streams:
+        spans.append(_spans(_lowered(lines, lowercase), tokenize) if lines else None)
+    present = [s for s in spans if s is not None]
+    if not present:
+        empty = np.zeros(0, dtype=np.int64)
+        return [Encoded(empty, np.zeros(len(lines), dtype=np.int64)) for lines in streams], 0
+    item = present[0].units.dtype.itemsize
+    offsets = np.cumsum([0] + [s.units.nbytes for s in present]).tolist()
+    data = np.concatenate([*(s.units.view(np.uint8) for s in present), np.zeros(8, dtype=np.uint8)])
+    starts = np.concatenate([s.starts * item + offset for s, offset in zip(present, offsets, strict=False)])
+    sizes = np.concatenate([s.sizes for s in present]) * item
+    grouped = _group_spans(_words(data), data, starts, sizes)
+    if grouped is None:
+        return None
+    ids, bound = grouped
+    encoded = []
+    cut = 0
+    for found in spans:
+        if found is None:
+            encoded.append(Encoded(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+        else:
+            size = found.starts.shape[0]
+            encoded.append(Encoded(ids[cut : cut + size], found.lengths))
+            cut += size
+    return encoded, bound
 
 
 @cache

@@ -46,6 +46,23 @@ def test_json_output_equals_api(files: tuple[Path, Path]) -> None:
     assert record["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu_core-")
 
 
+def test_several_systems_share_the_references_and_score_as_alone(files: tuple[Path, Path], tmp_path: Path) -> None:
+    # One system counts the references together with its hypothesis; several share prepared references.
+    hyp, ref = files
+    other = tmp_path / "other.txt"
+    other_lines = ["The cat is on a mat .", "dog barked twice twice."]
+    other.write_text("\n".join(other_lines) + "\n", encoding="utf-8")
+    done = cli(str(ref), "-i", str(hyp), str(other))
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["hypothesis"] for r in records] == [str(hyp), str(other)]
+    for record, lines in zip(records, [HYP, other_lines], strict=True):
+        expected = bleu_core.corpus_bleu(lines, [REF])
+        assert (record["score"], record["counts"]) == (expected.score_100, list(expected.counts))
+        alone = json.loads(cli(str(ref), "-i", str(hyp if lines is HYP else other)).stdout)
+        assert (alone["score"], alone["counts"]) == (record["score"], record["counts"])
+
+
 def test_stdin_score_only_and_width(files: tuple[Path, Path]) -> None:
     hyp, ref = files
     done = cli(str(ref), "-b", "-w", "3", stdin=hyp.read_bytes())

@@ -1,13 +1,19 @@
-"""Every field equals sacreBLEU 2.6's on the real WMT22 data: all systems, each reference alone and all together."""
+"""Every field equals sacreBLEU 2.6's on the real WMT22 data: all systems, each reference alone and all together.
+
+Both ways of counting are checked: against prepared references (reused by many systems) and with the
+references counted once, together with the hypothesis (what a single score does).
+"""
 
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU
 
 import bleu_core
+from bleu_core.statistics import stream_statistics
 from tests.conftest import Pair, read_plain, wmt_pairs
 
 TOLERANCE = 1e-9  # on sacreBLEU's 0-100 scale
@@ -45,6 +51,9 @@ def test_every_system_every_reference_set(pair: Pair | None, pairs: list[Pair]) 
             theirs = sacre.corpus_score(hyps, None)
             stats = bleu_core.segment_statistics(hyps, prepared)
             assert_same(bleu_core.result_from_statistics(stats, options, len(refs)), theirs)
+            # References used once are counted together with the hypothesis: the same statistics, segment by segment.
+            once, _ = stream_statistics(hyps, refs, tokenize=pair.tokenize)
+            assert np.array_equal(once.as_matrix(), stats.as_matrix())
             compared += 1
     assert compared == len(pair.systems) * len(reference_sets(pair))
 

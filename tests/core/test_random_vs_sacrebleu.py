@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleu_core
+from bleu_core.statistics import prepare_references, segment_statistics, stream_statistics
 
 # Small vocabularies make matches, repeats and ties likely; odd characters exercise the tokenizers.
 WORDS = ["the", "cat", "a", "mat", "on", "is", "The", "CAT", "3.5", "1,000", "x-y", "2-3", "&amp;", "&quot;"]
@@ -66,3 +68,26 @@ def test_sentence_scores_equal_sacrebleu(hyps: list[str], settings: dict) -> Non
     expected = [metric.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
     ours = bleu_core.sentence_scores(hyps, refs, **settings)
     assert [round(100 * o, 9) for o in ours] == pytest.approx(expected, abs=1e-9)
+
+
+@st.composite
+def corpora_with_gaps(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
+    hyps, refs = draw(corpora())
+    gappy: list[list[str | None]] = [list(stream) for stream in refs]
+    for stream in gappy[1:]:  # the first stream is complete, so every segment keeps a reference
+        for i in draw(st.sets(st.integers(0, len(hyps) - 1))):
+            stream[i] = None
+    return hyps, gappy
+
+
+@given(corpora_with_gaps(), SETTINGS)
+def test_references_counted_once_or_prepared_give_the_same_statistics(
+    corpus: tuple[list[str], list[list[str | None]]], settings: dict
+) -> None:
+    # A single score counts the references together with the hypothesis; the compare page prepares them.
+    hyps, refs = corpus
+    options = {"tokenize": settings["tokenize"], "lowercase": settings["lowercase"], "max_order": settings["max_order"]}
+    once, n_refs = stream_statistics(hyps, refs, **options)
+    prepared = segment_statistics(hyps, prepare_references(refs, **options))
+    assert np.array_equal(once.as_matrix(), prepared.as_matrix())
+    assert n_refs == prepare_references(refs, **options).n_refs

@@ -1,20 +1,26 @@
-"""The tokenizers give sacreBLEU's tokens exactly: both outputs (strings and the integer ids scoring uses).
+"""The tokenizers give sacreBLEU's tokens exactly, in all three outputs: strings, vocabulary ids, and the ids
+of streams encoded together from byte spans (equal ids exactly where sacreBLEU's tokens are equal).
 
 Checked on every WMT22 file (each with 13a, char, none, zh and its own tokenizer), on hypothesis-generated
-text with odd punctuation, digits, entities, line breaks and CJK, and, for zh, on every code point.
+text with odd punctuation, digits, entities, line breaks, wide spaces, long tokens and CJK, and, for zh, on
+every code point.
 """
 
 from __future__ import annotations
+
+from itertools import chain
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
 from sacrebleu.metrics.bleu import _get_tokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 import bleu_core
-from bleu_core.tokenizers import Vocabulary, _spaced, decode, encode_lines, is_chinese_char
+from bleu_core import tokenizers
+from bleu_core.tokenizers import Encoded, Vocabulary, _spaced, decode, encode_lines, encode_together, is_chinese_char
 from tests.conftest import Pair, read_plain
 
 NAMES = ["13a", "char", "none", "zh", "intl"]
@@ -32,14 +38,31 @@ def assert_both_outputs(lines: list[str], name: str, lowercase: bool = False) ->
     assert decode(encode_lines(lines, name, lowercase, vocab), vocab) == expected
 
 
+def assert_same_partition(found: tuple[list[Encoded], int] | None, expected: list[list[list[str]]]) -> None:
+    """Streams encoded together: equal ids exactly where sacreBLEU's tokens are equal, ids 0 up to ``bound``."""
+    assert found is not None
+    encoded, bound = found
+    id_of: dict[str, int] = {}
+    for enc, lines in zip(encoded, expected, strict=True):
+        assert enc.lengths.tolist() == [len(tokens) for tokens in lines]
+        for token, i in zip(chain.from_iterable(lines), enc.ids.tolist(), strict=True):
+            assert id_of.setdefault(token, i) == i
+    assert sorted(id_of.values()) == list(range(bound))
+
+
 def test_every_wmt22_file(pairs: list[Pair]) -> None:
     checked = 0
     for pair in pairs:
-        for path in (*pair.references, *pair.systems):
-            lines = read_plain(path)
-            for name in sorted({"13a", "char", "none", "zh", pair.tokenize}):
+        streams = [read_plain(path) for path in (*pair.references, *pair.systems)]
+        for name in sorted({"13a", "char", "none", "zh", pair.tokenize}):
+            for lines in streams:
                 assert_both_outputs(lines, name)
                 checked += 1
+            together = encode_together(streams, name, False)
+            if name in ("13a", "zh", "none"):  # every file of the pair at once
+                assert_same_partition(together, [sacrebleu_tokens(lines, name) for lines in streams])
+            else:
+                assert together is None
     assert checked > 300
 
 
@@ -159,3 +182,59 @@ def test_spaced_on_both_sides_of_its_density_switch(found: int) -> None:
     out = _spaced(units, chosen)
     assert (out is None) == (not chosen.any())
     assert (out.tobytes() if out is not None else units.tobytes()) == expected
+
+
+# Tokens of up to 7 bytes are keys by their bytes; longer ones are hashed 8 bytes at a time and compared
+# with the first token of their hash, and ones beyond 256 bytes go through Python's bytes.
+long_text = st.builds(
+    lambda base, size, tail: base * size + tail,
+    st.sampled_from(["a", "ab", "中", "é", "x.", "0,"]),
+    st.sampled_from([3, 4, 7, 8, 9, 15, 16, 17, 127, 128, 129, 255, 256, 257, 300]),
+    st.sampled_from(["", "b", "中", " ", "\xa0"]),
+)
+together_lines = st.lists(st.one_of(piece_text, any_text, long_text), max_size=8)
+
+
+@pytest.mark.parametrize("name", ["13a", "zh", "none"])
+@given(st.lists(together_lines, min_size=1, max_size=4), st.booleans())
+def test_streams_encoded_together_match_sacrebleus_tokens(name: str, streams: list[list[str]], lowercase: bool) -> None:
+    found = encode_together(streams, name, lowercase)
+    assert_same_partition(found, [sacrebleu_tokens(lines, name, lowercase) for lines in streams])
+
+
+@pytest.mark.parametrize("space", tokenizers._WIDE_SPACES)
+def test_wide_spaces_split_byte_streams_like_str_split(space: str) -> None:
+    # str.split splits on these; in UTF-8 they span 2-3 bytes, which the byte streams blank out first.
+    lines = [f"a{space}b", f"1{space}.5{space}-", f"{space}x,{space}", f"x{space}{space}", "a b", space]
+    streams = [lines, lines[::-1]]
+    for name in ("13a", "none"):
+        expected = [sacrebleu_tokens(stream, name) for stream in streams]
+        assert_same_partition(encode_together(streams, name, False), expected)
+
+
+def no_word_hashes(words: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    return np.zeros(starts.shape[0], dtype=np.uint64)
+
+
+@pytest.mark.parametrize(
+    ("target", "clash"),
+    [("_word_hashes", no_word_hashes), ("hash", lambda data: 0)],
+    ids=["tokens of 8-256 bytes", "longer tokens"],
+)
+def test_a_hash_clash_falls_back_to_the_vocabulary(target: str, clash: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    hyps = ["abcdefghij klmnopqrst " + "y" * 300 + " " + "w" * 280, "short words only"]
+    refs = [["abcdefghij qrstuvwxyz " + "z" * 300, "short words here"]]
+    expected = BLEU(tokenize="13a").corpus_score(hyps, refs).score
+    assert encode_together([hyps, *refs], "13a", False) is not None
+    monkeypatch.setattr(tokenizers, target, clash, raising=False)  # every hash equal: told apart byte for byte
+    assert encode_together([hyps, *refs], "13a", False) is None
+    assert bleu_core.corpus_bleu(hyps, refs).score_100 == pytest.approx(expected, abs=1e-9)
+
+
+def test_equal_long_tokens_share_an_id_across_streams() -> None:
+    word = "ß" * 200  # 400 bytes: beyond the word loops
+    found = encode_together([[f"{word} a", "b"], [f"c {word}"], []], "13a", False)
+    assert found is not None
+    (first, second, empty), bound = found
+    assert first.ids[0] == second.ids[1] and bound == 4
+    assert empty.ids.shape[0] == 0 and empty.lengths.shape[0] == 0
