@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from .allocator import keep_freed_memory
 from .sorting import radix_argsort, run_changes, run_starts
 from .tokenizers import Encoded, Vocabulary, encode_lines, encode_together
 
@@ -254,6 +255,7 @@ def _encode_once(
 def _prepare_chunk(
     streams: Sequence[Sequence[str | None]], tokenize: str, lowercase: bool, max_order: int
 ) -> _ReferenceChunk:
+    keep_freed_memory()
     vocab = Vocabulary(tokenize)
     encoded, lengths = _encode_streams(streams, tokenize, lowercase, vocab)
     ids = np.concatenate([enc.ids for enc in encoded])
@@ -360,6 +362,7 @@ def _joint_statistics(
     hypothesis and the references are counted together and each order extends just the n-grams that
     occurred on both sides at the order before (prepared references must count every n-gram).
     """
+    keep_freed_memory()
     tokenize, lowercase, max_order = options
     encoded, ref_lengths, bound = _encode_once(hypotheses, streams, tokenize, lowercase)
     hyp = encoded[0]  # stream 0 is the hypothesis

@@ -408,7 +408,9 @@ def _encode_token_lists(token_lists: Sequence[list[str]], vocab: Vocabulary, gro
 
 #: Whitespace that ``str.split`` splits on beyond ASCII.  Its UTF-8 bytes are not single units, so in
 #: byte streams they become ASCII spaces: the rules treat both alike (non-digits), so no token changes.
-_WIDE_SPACES = tuple(chr(c) for c in range(0x80, 0x10000) if chr(c).isspace())
+_WIDE_SPACES = tuple(
+    "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 #: Masks keeping the first k bytes of a little-endian 8-byte word, k = 0..8.
 _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -538,11 +540,12 @@ def _group_spans(
     """Group ids of byte spans (equal spans, equal ids; 0 up to the number of groups), or None on a hash clash."""
     keys = _span_keys(words, data, starts, sizes)
     order = radix_argsort(keys, 60)
-    change = run_changes(keys[order])
+    ordered = keys[order]
+    change = run_changes(ordered)
     group = np.cumsum(change) - 1
-    # A hashed span must equal the first span of its group.
-    other = np.flatnonzero(~change)
-    other = other[sizes[order[other]] > 7]
+    # A hashed span must equal the first span of its group; the hashed keys sort after all exact ones.
+    hashed_from = int(np.searchsorted(ordered, _HASHED))
+    other = np.flatnonzero(~change[hashed_from:]) + hashed_from
     if other.shape[0]:
         span = order[other]
         first = order[np.flatnonzero(change)][group[other]]

@@ -202,6 +202,10 @@ def test_streams_encoded_together_match_sacrebleus_tokens(name: str, streams: li
     assert_same_partition(found, [sacrebleu_tokens(lines, name, lowercase) for lines in streams])
 
 
+def test_wide_spaces_are_every_whitespace_beyond_ascii() -> None:
+    assert tuple(chr(c) for c in range(0x80, 0x110000) if chr(c).isspace()) == tokenizers._WIDE_SPACES
+
+
 @pytest.mark.parametrize("space", tokenizers._WIDE_SPACES)
 def test_wide_spaces_split_byte_streams_like_str_split(space: str) -> None:
     # str.split splits on these; in UTF-8 they span 2-3 bytes, which the byte streams blank out first.
