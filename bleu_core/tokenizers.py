@@ -69,6 +69,13 @@ _CJK_RANGES = (
 _MARK_CANDIDATES = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
 #: The separator's id in a stream of one line (which has no separator): an id no token gets.
 _NO_SEPARATOR = -2
+#: The whitespace ``str.split`` splits on, in ASCII and beyond (none lies beyond the BMP; a test checks
+#: both against every code point).  The UTF-8 bytes of the wide ones are not single units, so byte streams
+#: get ASCII spaces in their place: the rules see both as non-digits, and padding a space changes no token.
+_ASCII_SPACES = tuple("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f ")
+_WIDE_SPACES = tuple(
+    "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 #: The ``char`` tokenizer's ids are code points.
 _CODE_POINTS = 0x110000
 
@@ -84,7 +91,9 @@ def _cjk_table() -> NDArray[np.bool_]:
 @cache
 def _whitespace_table() -> NDArray[np.bool_]:
     """``str.isspace`` of every BMP code point: the characters str.split() splits on (none lie beyond)."""
-    return np.array([chr(c).isspace() for c in range(0x10000)], dtype=bool)
+    table = np.zeros(0x10000, dtype=bool)
+    table[[ord(c) for c in (*_ASCII_SPACES, *_WIDE_SPACES)]] = True
+    return table
 
 
 def is_chinese_char(char: str) -> bool:
@@ -406,11 +415,6 @@ def _encode_token_lists(token_lists: Sequence[list[str]], vocab: Vocabulary, gro
 # Tokens as ids for several streams at once, without token strings
 
 
-#: Whitespace that ``str.split`` splits on beyond ASCII.  Its UTF-8 bytes are not single units, so in
-#: byte streams they become ASCII spaces: the rules treat both alike (non-digits), so no token changes.
-_WIDE_SPACES = tuple(
-    "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
 #: Masks keeping the first k bytes of a little-endian 8-byte word, k = 0..8.
 _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -422,7 +426,9 @@ _LONG_TOKEN = 256
 @cache
 def _byte_spaces() -> NDArray[np.bool_]:
     """Which bytes are whole whitespace characters (ASCII only: a byte >= 0x80 is part of a character)."""
-    return np.array([c < 0x80 and chr(c).isspace() for c in range(256)], dtype=bool)
+    table = np.zeros(256, dtype=bool)
+    table[[ord(c) for c in _ASCII_SPACES]] = True
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +462,7 @@ def _spans(lines: Sequence[str], tokenize: str) -> _Spans:
 
 
 def _blanked(units: NDArray[np.uint8], wide: Sequence[str]) -> NDArray[np.uint8]:
-    """UTF-8 bytes with every byte of the ``wide`` spaces made an ASCII space (no rule pads either kind)."""
+    """UTF-8 bytes with every byte of the ``wide`` spaces made an ASCII space."""
     if not wide:
         return units
     units = units.copy()

@@ -202,8 +202,11 @@ def test_streams_encoded_together_match_sacrebleus_tokens(name: str, streams: li
     assert_same_partition(found, [sacrebleu_tokens(lines, name, lowercase) for lines in streams])
 
 
-def test_wide_spaces_are_every_whitespace_beyond_ascii() -> None:
+def test_the_space_tables_are_every_whitespace_character() -> None:
+    assert tuple(chr(c) for c in range(0x80) if chr(c).isspace()) == tokenizers._ASCII_SPACES
     assert tuple(chr(c) for c in range(0x80, 0x110000) if chr(c).isspace()) == tokenizers._WIDE_SPACES
+    expected = np.array([chr(c).isspace() for c in range(0x10000)])
+    assert np.array_equal(tokenizers._whitespace_table(), expected)
 
 
 @pytest.mark.parametrize("space", tokenizers._WIDE_SPACES)
