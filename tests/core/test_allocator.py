@@ -36,7 +36,7 @@ print(json.dumps({"before": before, "set": keep_freed_memory(), "faults": faults
 
 
 def probe(**env: str) -> dict[str, int]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MALLOC_", "BLEU_CORE_"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MALLOC_", "BLEU_CORE_", "GLIBC_TUNABLES"))}
     done = subprocess.run(
         [sys.executable, "-c", PROBE], env={**clean, **env}, capture_output=True, text=True, check=True, timeout=300
     )
@@ -56,3 +56,16 @@ def test_set_at_the_first_score_and_it_saves_page_faults() -> None:
 def test_the_environments_own_malloc_settings_win() -> None:
     assert not probe(MALLOC_TRIM_THRESHOLD_="1000000")["set"]
     assert not probe(MALLOC_MMAP_THRESHOLD_="1000000")["set"]
+    assert not probe(GLIBC_TUNABLES="glibc.malloc.trim_threshold=1000000")["set"]
+    assert probe(GLIBC_TUNABLES="glibc.rtld.optional_static_tls=1000")["set"]  # other tunables: still set
+
+
+def test_other_systems_are_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleu_core import allocator
+
+    monkeypatch.setattr(allocator.sys, "platform", "win32")
+    allocator.keep_freed_memory.cache_clear()
+    try:
+        assert allocator.keep_freed_memory() is False
+    finally:
+        allocator.keep_freed_memory.cache_clear()
