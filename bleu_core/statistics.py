@@ -131,6 +131,47 @@ def _extend(rank: IntArray, ids: IntArray, remaining: IntArray, n: int, bound: i
     return start, rank[start] * bound + ids[start + (n - 1)]
 
 
+def _ngrams(
+    n: int, rank: IntArray, ids: IntArray, segment: IntArray, remaining: IntArray, bound: int
+) -> tuple[IntArray, IntArray]:
+    """Positions starting an n-gram worth counting, and its keys: a unigram of a known token (id >= 0) is
+    ``segment * bound + token``; longer n-grams extend the ranked (n-1)-grams (:func:`_extend`)."""
+    if n == 1:
+        start = np.flatnonzero(ids >= 0)
+        return start, segment[start] * bound + ids[start]
+    return _extend(rank, ids, remaining, n, bound)
+
+
+def _sorted(key: IntArray) -> tuple[IntArray, IntArray]:
+    """The order that sorts ``key`` (stable) and the sorted keys."""
+    order = radix_argsort(key, max(int(key.max(initial=0)).bit_length(), 1))
+    return order, key[order]
+
+
+@dataclass(frozen=True, slots=True)
+class _Stacked:
+    """Several streams' token ids one after another, and per position its segment, its stream and the tokens
+    left in its segment from there (which keeps every n-gram inside its segment, and so inside its stream)."""
+
+    ids: IntArray
+    segment: IntArray
+    remaining: IntArray
+    stream: NDArray[np.int32]
+
+    @staticmethod
+    def of(encoded: Sequence[Encoded], ids: IntArray) -> _Stacked:
+        parts = [_positions(enc.lengths) for enc in encoded]
+        sizes = [enc.ids.shape[0] for enc in encoded]
+        stream = np.repeat(np.arange(len(encoded), dtype=np.int32), sizes)
+        return _Stacked(ids, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), stream)
+
+    def runs(self, start: IntArray, change: NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+        """For the positions ``start`` sorted into groups (``change`` flags each group's first), the runs of one
+        stream inside each group, which the stable sorts keep in stream order: where each begins, its length."""
+        runs = np.flatnonzero(run_changes(self.stream[start]) | change)
+        return runs, np.diff(np.append(runs, start.shape[0]))
+
+
 # ---------------------------------------------------------------------------------------------
 # References
 
@@ -262,22 +303,14 @@ def _prepare_chunk(
     dense = _Dense(vocab, ids)
     ids = dense(ids)
     bound = max(dense.size, 1)
-    parts = [_positions(enc.lengths) for enc in encoded]
-    segment = np.concatenate([p[0] for p in parts])
-    remaining = np.concatenate([p[1] for p in parts])
-    stream = np.repeat(np.arange(len(encoded), dtype=np.int64), [enc.ids.shape[0] for enc in encoded])
-    # ``remaining`` keeps every n-gram inside its segment, so none runs from one stream into the next.
+    stacked = _Stacked.of(encoded, ids)
     keys_by_order: list[IntArray] = []
     counts_by_order: list[IntArray] = []
     segments_by_order: list[IntArray] = []
-    start = np.arange(ids.shape[0], dtype=np.int64)
-    key = segment * bound + ids
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
-        if n > 1:
-            start, key = _extend(rank, ids, remaining, n, bound)
-        order = radix_argsort(key, max(int(key.max(initial=0)).bit_length(), 1))
-        ordered = key[order]
+        start, key = _ngrams(n, rank, ids, stacked.segment, stacked.remaining, bound)
+        order, ordered = _sorted(key)
         change = run_changes(ordered)
         first = np.flatnonzero(change)
         if n < max_order:  # the next order extends these n-grams by their rank
@@ -289,15 +322,12 @@ def _prepare_chunk(
             rank[start[order]] = group
         if len(encoded) == 1:
             counts = np.diff(np.append(first, ordered.shape[0]))
-        else:  # the stable sort keeps streams in order inside a group: runs of one stream, then the max
-            run_change = run_changes(stream[start[order]])
-            run_change |= change
-            runs = np.flatnonzero(run_change)
-            run_counts = np.diff(np.append(runs, ordered.shape[0]))
+        else:  # the most times one reference holds the n-gram
+            runs, run_counts = stacked.runs(start[order], change)
             counts = np.maximum.reduceat(run_counts, np.flatnonzero(change[runs])) if runs.size else run_counts
         keys_by_order.append(ordered[first])
         counts_by_order.append(counts.astype(np.int64))
-        segments_by_order.append(segment[start[order[first]]])
+        segments_by_order.append(stacked.segment[start[order[first]]])
     return _ReferenceChunk(
         vocab, dense, bound, tuple(keys_by_order), tuple(counts_by_order), tuple(segments_by_order), lengths
     )
@@ -326,17 +356,13 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
     segment, remaining = _positions(enc.lengths)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     totals = np.maximum(enc.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)
-    start = np.flatnonzero(ids >= 0)
-    key = segment[start] * bound + ids[start]
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
-        if n > 1:
-            start, key = _extend(rank, ids, remaining, n, bound)
+        start, key = _ngrams(n, rank, ids, segment, remaining, bound)
         table = refs.keys[n - 1]
         if key.shape[0] == 0 or table.shape[0] == 0:
             break
-        order = radix_argsort(key, max(int(key.max()).bit_length(), 1))
-        ordered = key[order]
+        order, ordered = _sorted(key)
         first = run_starts(ordered)
         distinct = ordered[first]
         # Look up each distinct n-gram of a segment once; the sorted needles keep the binary search local.
@@ -368,30 +394,21 @@ def _joint_statistics(
     hyp = encoded[0]  # stream 0 is the hypothesis
     n_segments = hyp.lengths.shape[0]
     ids = np.concatenate([enc.ids for enc in encoded])
-    parts = [_positions(enc.lengths) for enc in encoded]
-    segment = np.concatenate([p[0] for p in parts])
-    remaining = np.concatenate([p[1] for p in parts])
-    stream = np.repeat(np.arange(len(encoded), dtype=np.int32), [enc.ids.shape[0] for enc in encoded])
+    stacked = _Stacked.of(encoded, ids)
+    segment = stacked.segment
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
-    start = np.flatnonzero(ids >= 0)
-    key = segment[start] * bound + ids[start]
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
-        if n > 1:
-            start, key = _extend(rank, ids, remaining, n, bound)
+        start, key = _ngrams(n, rank, ids, segment, stacked.remaining, bound)
         if key.shape[0] == 0:
             break
-        order = radix_argsort(key, max(int(key.max()).bit_length(), 1))
-        ordered = key[order]
+        order, ordered = _sorted(key)
         change = run_changes(ordered)
         group = np.cumsum(change) - 1  # the n-gram of every sorted position
         n_groups = int(group[-1]) + 1
-        # The stable sort keeps the streams in order inside an n-gram: a run of each stream that holds it.
-        source = stream[start[order]]
-        runs = np.flatnonzero(run_changes(source) | change)
-        run_counts = np.diff(np.append(runs, ordered.shape[0]))
+        runs, run_counts = stacked.runs(start[order], change)
         run_group = group[runs]
-        is_hyp = source[runs] == 0
+        is_hyp = stacked.stream[start[order[runs]]] == 0
         hyp_counts = np.zeros(n_groups, dtype=np.int64)
         hyp_counts[run_group[is_hyp]] = run_counts[is_hyp]
         ref_group = run_group[~is_hyp]
