@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -61,6 +62,47 @@ def test_several_systems_share_the_references_and_score_as_alone(files: tuple[Pa
         assert (record["score"], record["counts"]) == (expected.score_100, list(expected.counts))
         alone = json.loads(cli(str(ref), "-i", str(hyp if lines is HYP else other)).stdout)
         assert (alone["score"], alone["counts"]) == (record["score"], record["counts"])
+
+
+_THREADS_AFTER_RUN = """
+import json, os, runpy, sys
+sys.argv = ["bleu_core", *sys.argv[1:]]
+try:
+    runpy.run_module("bleu_core", run_name="__main__")
+except SystemExit:
+    pass
+print(json.dumps({"setting": os.environ.get("OPENBLAS_NUM_THREADS"), "threads": len(os.listdir("/proc/self/task"))}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+@pytest.mark.parametrize("preset", [None, "2"])
+def test_command_line_starts_no_blas_threads_unless_told(
+    files: tuple[Path, Path], preset: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The command line does no linear algebra: OpenBLAS's worker threads (which busy-wait after numpy's
+    # import) are not started, unless the environment asks for them.
+    if preset is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
+    hyp, ref = files
+    done = subprocess.run(
+        [sys.executable, "-c", _THREADS_AFTER_RUN, str(ref), "-i", str(hyp)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    *score, last = done.stdout.splitlines()
+    assert json.loads(score[0])["score"] == bleu_core.corpus_bleu(HYP, [REF]).score_100
+    report = json.loads(last)
+    if preset is None:
+        assert report == {"setting": "1", "threads": 1}
+    else:
+        assert report["setting"] == preset
+        if (os.cpu_count() or 1) > 1:  # OpenBLAS starts up to one thread per core
+            assert report["threads"] > 1
 
 
 def test_stdin_score_only_and_width(files: tuple[Path, Path]) -> None:
