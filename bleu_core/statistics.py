@@ -379,6 +379,51 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
     return SegmentStats(matches, totals, enc.lengths, ref_len)
 
 
+def _joint_order(
+    n: int, rank: IntArray, stacked: _Stacked, bound: int, n_streams: int, n_segments: int, last: bool
+) -> tuple[IntArray, IntArray] | None:
+    """Clipped matches of order ``n`` per segment, and the ranks that order ``n + 1`` extends (None: no n-gram).
+
+    Each temporary dies as soon as it has served (here and on return): a fresh process pays a page fault
+    for every page of its largest working set.
+    """
+    start, key = _ngrams(n, rank, stacked.ids, stacked.segment, stacked.remaining, bound)
+    if key.shape[0] == 0:
+        return None
+    order, ordered = _sorted(key)
+    del key
+    change = run_changes(ordered)
+    del ordered
+    at = start[order]  # the position of every sorted n-gram
+    del start, order
+    group = np.cumsum(change) - 1  # the n-gram of every sorted position
+    n_groups = int(group[-1]) + 1
+    runs, run_counts = stacked.runs(at, change)
+    run_group = group[runs]
+    is_hyp = stacked.stream[at[runs]] == 0
+    del runs
+    hyp_counts = np.zeros(n_groups, dtype=np.int64)
+    hyp_counts[run_group[is_hyp]] = run_counts[is_hyp]
+    ref_group = run_group[~is_hyp]
+    ref_counts = run_counts[~is_hyp]
+    most = np.zeros(n_groups, dtype=np.int64)
+    if n_streams == 2:
+        most[ref_group] = ref_counts
+    elif ref_group.shape[0]:
+        firsts = run_starts(ref_group)
+        most[ref_group[firsts]] = np.maximum.reduceat(ref_counts, firsts)
+    clipped = np.minimum(hyp_counts, most)
+    matches = np.bincount(stacked.segment[at[change]], weights=clipped, minlength=n_segments).astype(np.int64)
+    if last:
+        return matches, rank
+    # The next order extends the n-grams found on both sides.
+    found = clipped > 0
+    compact = np.where(found, np.cumsum(found) - 1, -1)
+    following = np.full(stacked.ids.shape[0], -1, dtype=np.int64)
+    following[at] = compact[group]
+    return matches, following
+
+
 def _joint_statistics(
     hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], options: _Options
 ) -> tuple[SegmentStats, IntArray]:
@@ -393,40 +438,14 @@ def _joint_statistics(
     encoded, ref_lengths, bound = _encode_once(hypotheses, streams, tokenize, lowercase)
     hyp = encoded[0]  # stream 0 is the hypothesis
     n_segments = hyp.lengths.shape[0]
-    ids = np.concatenate([enc.ids for enc in encoded])
-    stacked = _Stacked.of(encoded, ids)
-    segment = stacked.segment
+    stacked = _Stacked.of(encoded, np.concatenate([enc.ids for enc in encoded]))
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
-        start, key = _ngrams(n, rank, ids, segment, stacked.remaining, bound)
-        if key.shape[0] == 0:
+        counted = _joint_order(n, rank, stacked, bound, len(encoded), n_segments, n == max_order)
+        if counted is None:
             break
-        order, ordered = _sorted(key)
-        change = run_changes(ordered)
-        group = np.cumsum(change) - 1  # the n-gram of every sorted position
-        n_groups = int(group[-1]) + 1
-        runs, run_counts = stacked.runs(start[order], change)
-        run_group = group[runs]
-        is_hyp = stacked.stream[start[order[runs]]] == 0
-        hyp_counts = np.zeros(n_groups, dtype=np.int64)
-        hyp_counts[run_group[is_hyp]] = run_counts[is_hyp]
-        ref_group = run_group[~is_hyp]
-        ref_counts = run_counts[~is_hyp]
-        most = np.zeros(n_groups, dtype=np.int64)
-        if len(encoded) == 2:
-            most[ref_group] = ref_counts
-        elif ref_group.shape[0]:
-            firsts = run_starts(ref_group)
-            most[ref_group[firsts]] = np.maximum.reduceat(ref_counts, firsts)
-        clipped = np.minimum(hyp_counts, most)
-        first = np.flatnonzero(change)
-        matches[:, n - 1] = np.bincount(segment[start[order[first]]], weights=clipped, minlength=n_segments)
-        if n < max_order:  # the next order extends the n-grams found on both sides
-            found = clipped > 0
-            compact = np.where(found, np.cumsum(found) - 1, -1)
-            rank = np.full(ids.shape[0], -1, dtype=np.int64)
-            rank[start[order]] = compact[group]
+        matches[:, n - 1], rank = counted
     totals = np.maximum(hyp.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)
     ref_len = closest_ref_length(hyp.lengths, ref_lengths)
     return SegmentStats(matches, totals, hyp.lengths, ref_len), (ref_lengths >= 0).sum(axis=1)
