@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -148,8 +149,7 @@ def _sorted(key: IntArray) -> tuple[IntArray, IntArray]:
     return order, key[order]
 
 
-@dataclass(frozen=True, slots=True)
-class _Stacked:
+class _Stacked(NamedTuple):
     """Several streams' token ids one after another, and per position its segment, its stream and the tokens
     left in its segment from there (which keeps every n-gram inside its segment, and so inside its stream)."""
 
@@ -176,8 +176,7 @@ class _Stacked:
 # References
 
 
-@dataclass(frozen=True, slots=True)
-class _ReferenceChunk:
+class _ReferenceChunk(NamedTuple):
     """The references of one chunk of segments, counted for clipping."""
 
     vocab: Vocabulary

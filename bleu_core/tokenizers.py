@@ -14,9 +14,9 @@ needs) without building a list of tokens per line.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from itertools import chain, count, repeat
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -238,8 +238,7 @@ def _digit_rules(units: Units, no_before: int = -1, no_after: int = -1) -> NDArr
 # The text stage: a stream as one tokenized text
 
 
-@dataclass(frozen=True, slots=True)
-class _Joined:
+class _Joined(NamedTuple):
     """A stream as one text of whitespace-separated tokens, lines separated by the ``separator`` token.
 
     ``units`` are the text's UTF-8 bytes (``zh``: code points); it begins and ends with a space.
@@ -352,8 +351,7 @@ class Vocabulary:
         return {i: token for token, i in self.ids.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Encoded:
+class Encoded(NamedTuple):
     """Token ids of a stream of lines, flattened, and the number of tokens of each line."""
 
     ids: IntArray
@@ -431,8 +429,7 @@ def _byte_spaces() -> NDArray[np.bool_]:
     return table
 
 
-@dataclass(frozen=True, slots=True)
-class _Spans:
+class _Spans(NamedTuple):
     """The tokens of one stream as spans of its units; line separators left out."""
 
     units: Units
