@@ -79,7 +79,7 @@ class OriginalToolError(ValueError):
 
 
 def _ngram_counts(tokens: Sequence[str], n: int) -> Counter[Ngram]:
-    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))  # the shortest slice ends it
 
 
 def _clipped(candidate: Sequence[str], references: Sequence[Sequence[str]], n: int) -> tuple[int, int]:
@@ -91,8 +91,12 @@ def _clipped(candidate: Sequence[str], references: Sequence[Sequence[str]], n: i
     if not counts:
         return 0, 0
     ref_counts = [_ngram_counts(ref, n) for ref in references]
-    matches = sum(min(count, max(rc[ngram] for rc in ref_counts)) for ngram, count in counts.items())
-    return matches, sum(counts.values())
+    if len(ref_counts) == 1:
+        (only,) = ref_counts
+        matches = sum(min(count, only[ngram]) for ngram, count in counts.items())
+    else:
+        matches = sum(min(count, max(rc[ngram] for rc in ref_counts)) for ngram, count in counts.items())
+    return matches, len(candidate) - n + 1
 
 
 def _check_tokens(value: object, name: str) -> list[str]:
@@ -100,10 +104,11 @@ def _check_tokens(value: object, name: str) -> list[str]:
         raise TypeError(f"{name} must be a list of tokens, not a str; split it first, e.g. {name}.split()")
     if not isinstance(value, Sequence):
         raise TypeError(f"{name} must be a list of tokens (strings); got {type(value).__name__}")
-    for i, token in enumerate(value):
-        if not isinstance(token, str):
-            raise TypeError(f"{name}[{i}] must be a str token; got {type(token).__name__} {token!r:.40}")
-    return list(value)
+    tokens = list(value)
+    if not all(isinstance(token, str) for token in tokens):
+        i, token = next((i, t) for i, t in enumerate(tokens) if not isinstance(t, str))
+        raise TypeError(f"{name}[{i}] must be a str token; got {type(token).__name__} {token!r:.40}")
+    return tokens
 
 
 def _check_references(value: object, name: str) -> list[list[str]]:
