@@ -175,11 +175,16 @@ def _controls(text: str) -> frozenset[str]:
     return frozenset(c for c in _MARK_CANDIDATES if c in text)
 
 
+class _NoMarks(Exception):
+    """The texts hold so many of _MARK_CANDIDATES that too few are left to mark lines: such (rare, mostly
+    hostile) texts are tokenized line by line by sacreBLEU's own tokenizer instead."""
+
+
 def _marks(present: Collection[str], needed: int) -> str:
     """``needed`` characters of _MARK_CANDIDATES that are not in ``present``."""
     found = "".join(c for c in _MARK_CANDIDATES if c not in present)[:needed]
-    if len(found) < needed:  # pragma: no cover - texts holding twenty control characters
-        raise ValueError("the text uses every control character this tokenizer can use as a line separator")
+    if len(found) < needed:
+        raise _NoMarks
     return found
 
 
@@ -585,8 +590,11 @@ def encode_together(
     if tokenize not in _JOIN:
         return None
     spans: list[_Spans | None] = []
-    for lines in streams:
-        spans.append(_spans(_lowered(lines, lowercase), tokenize) if lines else None)
+    try:
+        for lines in streams:
+            spans.append(_spans(_lowered(lines, lowercase), tokenize) if lines else None)
+    except _NoMarks:
+        return None
     present = [s for s in spans if s is not None]
     if not present:
         empty = np.zeros(0, dtype=np.int64)
@@ -644,7 +652,10 @@ def encode_lines(lines: Sequence[str], tokenize: str, lowercase: bool, vocab: Vo
             if not lines:
                 return Encoded(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
             encode = _encode_joined if grow else _encode_fixed
-            return encode(_JOIN[tokenize](lines, vocab.seen), len(lines), vocab)
+            try:
+                return encode(_JOIN[tokenize](lines, vocab.seen), len(lines), vocab)
+            except _NoMarks:
+                vocab.seen |= _controls("".join(lines))  # now tokens: no later text may use them as marks
         return _encode_token_lists(_line_by_line(tokenize, lines), vocab, grow)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error
@@ -672,7 +683,10 @@ def tokenize_lines(lines: Sequence[str], tokenize: str = "13a", lowercase: bool 
         if tokenize == "char":
             return [list("".join(line.split())) for line in lines]
         if tokenize in _JOIN:
-            return _JOIN[tokenize](lines, ()).lines() if lines else []
+            try:
+                return _JOIN[tokenize](lines, ()).lines() if lines else []
+            except _NoMarks:
+                pass
         return _line_by_line(tokenize, lines)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error

@@ -148,6 +148,33 @@ def test_separator_characters_in_the_text_are_avoided() -> None:
 
 
 @pytest.mark.parametrize("name", ["13a", "zh", "none"])
+def test_texts_holding_every_mark_candidate_are_tokenized_line_by_line(name: str) -> None:
+    # With too few control characters left to mark lines, sacreBLEU's own tokenizer runs line by line; the
+    # characters those texts hold are then tokens, which no later text of the vocabulary may use as marks.
+    marks = tokenizers._MARK_CANDIDATES
+    crowded = [f"a{marks[:11]}b. c,d 5.5", f"中文 x{marks[11:]}y, 1-2 .", ""]
+    plain = [f"x{marks[0]} ok. 1,5", f"{marks[3]} {marks[12]}z 中", "a b"]
+    references = [["a b. c , d 5.5", f"中文 xy 1 - 2 {marks[4:9]}", "x"]]
+    for lines in (crowded, plain):
+        assert_both_outputs(lines, name)
+    assert encode_together([crowded, *references], name, False) is None
+    vocab = Vocabulary(name)
+    for lines in (crowded, plain, crowded):
+        assert decode(encode_lines(lines, name, False, vocab), vocab) == sacrebleu_tokens(lines, name)
+    for hyps in (crowded, plain):
+        expected = BLEU(tokenize=name).corpus_score(hyps, references)
+        found_score = bleu_core.corpus_bleu(hyps, references, tokenize=name).score_100
+        assert found_score == pytest.approx(expected.score, abs=1e-9)
+        options = bleu_core.make_options(tokenize=name)
+        stats, _ = bleu_core.api.corpus_statistics(hyps, references, options)
+        assert stats.matches.sum(axis=0).tolist() == expected.counts
+        sentence = BLEU(tokenize=name, effective_order=True)
+        expected_sentences = [sentence.sentence_score(h, [r]).score for h, r in zip(hyps, references[0], strict=True)]
+        found = bleu_core.sentence_scores(hyps, references, tokenize=name)
+        assert [100 * x for x in found] == pytest.approx(expected_sentences, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", ["13a", "zh", "none"])
 def test_streams_sharing_a_vocabulary_keep_their_marks_apart(name: str) -> None:
     # Each stream picks marks absent from its own text and from every text the vocabulary saw before:
     # a literal control character of one stream must not meet another stream's mark of the same character.
