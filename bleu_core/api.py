@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -89,9 +89,14 @@ def result_from_statistics(stats: SegmentStats, options: BleuOptions, n_refs: in
     )
 
 
-def _as_list(value: object, name: str) -> list[Any]:
+def _as_list(value: object, name: str, ordered: bool = False) -> list[Any]:
+    """``value`` as a list; ``ordered``: one item per segment, so collections without an order are refused."""
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be a list of strings, not a single {type(value).__name__}; wrap it in a list")
+    if ordered and isinstance(value, (Set, Mapping)):
+        raise TypeError(
+            f"{name} must be a list of strings in segment order; a {type(value).__name__} has no such order"
+        )
     if isinstance(value, np.ndarray):
         return list(value.tolist())
     if not isinstance(value, Sequence):
@@ -120,7 +125,7 @@ def _check_strings(items: list[Any], name: str, allow_none: bool = False) -> boo
 
 def check_corpus(hypotheses: object, references: object) -> tuple[list[str], list[list[str | None]]]:
     """Validate corpus input: a list of hypothesis strings and a list of reference streams of equal length."""
-    hyps = _as_list(hypotheses, "hypotheses")
+    hyps = _as_list(hypotheses, "hypotheses", ordered=True)
     _check_strings(hyps, "hypotheses")
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be a list of reference streams (lists of strings), not a single string")
@@ -135,7 +140,7 @@ def check_corpus(hypotheses: object, references: object) -> tuple[list[str], lis
                 f"references[{k}] is a str, but references must be a list of streams "
                 "(references[k][i] is reference k of segment i); for one reference per segment pass [refs]"
             )
-        items = _as_list(stream, f"references[{k}]")
+        items = _as_list(stream, f"references[{k}]", ordered=True)
         missing = _check_strings(items, f"references[{k}]", allow_none=True) or missing
         if len(items) != len(hyps):
             raise ValueError(

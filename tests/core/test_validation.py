@@ -63,6 +63,9 @@ def test_invalid_options(kwargs: dict, error: type[Exception], fragment: str) ->
         (HYPS, [[None, "x"]], ValueError, "segment 1 has no reference"),
         (HYPS, "ref", TypeError, "single string"),
         (HYPS, 42, TypeError, "list of strings"),
+        (set(HYPS), REFS, TypeError, "hypotheses must be a list of strings in segment order; a set"),
+        (dict.fromkeys(HYPS), REFS, TypeError, "hypotheses .* a dict has no such order"),
+        (HYPS, [frozenset(REFS[0])], TypeError, r"references\[0\] .* a frozenset has no such order"),
     ],
 )
 def test_invalid_corpus_input(hyps: object, refs: object, error: type[Exception], fragment: str) -> None:
