@@ -149,6 +149,14 @@ def _sorted(key: IntArray) -> tuple[IntArray, IntArray]:
     return order, key[order]
 
 
+def _ranks(size: int, at: IntArray, rank: IntArray) -> IntArray:
+    """Per token position, the rank of the n-gram starting there (``rank`` at the positions ``at``), else -1:
+    what the next order extends (:func:`_extend`)."""
+    ranks = np.full(size, -1, dtype=np.int64)
+    ranks[at] = rank
+    return ranks
+
+
 class _Stacked(NamedTuple):
     """Several streams' token ids one after another, and per position its segment, its stream and the tokens
     left in its segment from there (which keeps every n-gram inside its segment, and so inside its stream)."""
@@ -317,8 +325,7 @@ def _prepare_chunk(
             if ordered.shape[0]:
                 group[first[1:]] = 1
                 np.cumsum(group, out=group)
-            rank = np.full(ids.shape[0], -1, dtype=np.int64)
-            rank[start[order]] = group
+            rank = _ranks(ids.shape[0], start[order], group)
         if len(encoded) == 1:
             counts = np.diff(np.append(first, ordered.shape[0]))
         else:  # the most times one reference holds the n-gram
@@ -345,6 +352,12 @@ def closest_ref_length(hyp_len: IntArray, ref_lengths: IntArray) -> IntArray:
     return np.take_along_axis(ref_lengths, rank.argmin(axis=1)[:, None], axis=1)[:, 0]
 
 
+def _segment_stats(matches: IntArray, hyp_len: IntArray, ref_lengths: IntArray) -> SegmentStats:
+    """Statistics from the clipped matches: n-grams per order of each hypothesis, the closest reference length."""
+    totals = np.maximum(hyp_len[:, None] - np.arange(matches.shape[1], dtype=np.int64)[None, :], 0)
+    return SegmentStats(matches, totals, hyp_len, closest_ref_length(hyp_len, ref_lengths))
+
+
 def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options: _Options) -> SegmentStats:
     """Clipped matches of every n-gram order for one chunk of hypotheses."""
     tokenize, lowercase, max_order = options
@@ -354,7 +367,6 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
     ids = refs.dense(enc.ids)
     segment, remaining = _positions(enc.lengths)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
-    totals = np.maximum(enc.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
         start, key = _ngrams(n, rank, ids, segment, remaining, bound)
@@ -372,10 +384,8 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
         clipped = np.minimum(run_counts[hit], refs.max_counts[n - 1][where[hit]])
         matches[:, n - 1] = np.bincount(refs.segments[n - 1][where[hit]], weights=clipped, minlength=n_segments)
         if n < max_order:  # the next order extends the n-grams found in the references
-            rank = np.full(ids.shape[0], -1, dtype=np.int64)
-            rank[start[order]] = np.repeat(np.where(hit, where, -1), run_counts)
-    ref_len = closest_ref_length(enc.lengths, refs.lengths)
-    return SegmentStats(matches, totals, enc.lengths, ref_len)
+            rank = _ranks(ids.shape[0], start[order], np.repeat(np.where(hit, where, -1), run_counts))
+    return _segment_stats(matches, enc.lengths, refs.lengths)
 
 
 def _joint_order(
@@ -418,9 +428,7 @@ def _joint_order(
     # The next order extends the n-grams found on both sides.
     found = clipped > 0
     compact = np.where(found, np.cumsum(found) - 1, -1)
-    following = np.full(stacked.ids.shape[0], -1, dtype=np.int64)
-    following[at] = compact[group]
-    return matches, following
+    return matches, _ranks(stacked.ids.shape[0], at, compact[group])
 
 
 def _joint_statistics(
@@ -445,9 +453,7 @@ def _joint_statistics(
         if counted is None:
             break
         matches[:, n - 1], rank = counted
-    totals = np.maximum(hyp.lengths[:, None] - np.arange(max_order, dtype=np.int64)[None, :], 0)
-    ref_len = closest_ref_length(hyp.lengths, ref_lengths)
-    return SegmentStats(matches, totals, hyp.lengths, ref_len), (ref_lengths >= 0).sum(axis=1)
+    return _segment_stats(matches, hyp.lengths, ref_lengths), (ref_lengths >= 0).sum(axis=1)
 
 
 _Options = tuple[str, bool, int]
