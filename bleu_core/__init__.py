@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         sentence_bleu,
         sentence_scores,
     )
+    from .counting import PreparedReferences, prepare_references, segment_statistics
     from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
     from .scoring import ScoreArrays, brevity_penalty, score_statistics
     from .significance import (
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
         paired_test_from_stats,
         pairwise_p_values,
     )
-    from .statistics import PreparedReferences, SegmentStats, prepare_references, segment_statistics
+    from .statistics import SegmentStats
     from .tokenizers import tokenize_line, tokenize_lines
 
 _MODULES = {
@@ -52,7 +53,8 @@ _MODULES = {
         "paired_test_from_stats",
         "pairwise_p_values",
     ),
-    "statistics": ("PreparedReferences", "SegmentStats", "prepare_references", "segment_statistics"),
+    "counting": ("PreparedReferences", "prepare_references", "segment_statistics"),
+    "statistics": ("SegmentStats",),
     "tokenizers": ("tokenize_line", "tokenize_lines"),
 }
 _WHERE = {name: module for module, names in _MODULES.items() for name in names}

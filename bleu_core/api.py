@@ -9,9 +9,10 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from .counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
 from .options import BleuOptions, make_options
 from .scoring import score_statistics
-from .statistics import PreparedReferences, SegmentStats, prepare_references, segment_statistics, stream_statistics
+from .statistics import SegmentStats
 
 __version__ = "0.1.0"
 

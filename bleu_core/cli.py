@@ -11,10 +11,11 @@ from collections.abc import Iterator, Sequence
 from typing import cast
 
 from .api import BleuResult, __version__, result_from_statistics
+from .counting import CHUNK_SEGMENTS, score_chunk
 from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
 from .reader import InputFileError, check_line_counts, decode_lines, detect_encoding, read_lines
 from .scoring import score_statistics
-from .statistics import CHUNK_SEGMENTS, SegmentStats, score_chunk
+from .statistics import SegmentStats
 
 #: Lines read from every file at a time: memory grows with this, not with the files.
 CHUNK_LINES = CHUNK_SEGMENTS

@@ -10,14 +10,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .api import _sentence_references
+from .clipping import clip_counts
 from .options import SMOOTH_DEFAULTS, BleuOptions, make_options
 from .scoring import score_statistics
-from .statistics import SegmentStats
+from .statistics import SegmentStats, closest_reference
 from .tokenizers import tokenize_lines
 
 Ngram = tuple[str, ...]
@@ -144,51 +145,43 @@ class Explanation:
         return tuple(o.order for o in self.orders if o.total > 0 and o.matches == 0)
 
     def statistics(self) -> SegmentStats:
-        return SegmentStats(
-            np.array([[o.matches for o in self.orders]], dtype=np.int64),
-            np.array([[o.total for o in self.orders]], dtype=np.int64),
-            np.array([self.length.candidate_length], dtype=np.int64),
-            np.array([self.length.chosen_length], dtype=np.int64),
+        return SegmentStats.from_counts(
+            [[o.matches for o in self.orders]], [self.length.candidate_length], [self.length.reference_lengths]
         )
 
 
-def _ngrams(tokens: Sequence[str], n: int) -> list[Ngram]:
-    return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
-
-
 def choose_reference_length(candidate_length: int, reference_lengths: Sequence[int]) -> LengthChoice:
-    """The closest reference length, ties to the shorter (sacreBLEU's and the paper's rule)."""
+    """The closest reference length and why (:func:`statistics.closest_reference` owns the rule)."""
     diffs = tuple(abs(r - candidate_length) for r in reference_lengths)
-    best = min(diffs)
-    tied = tuple(i for i, d in enumerate(diffs) if d == best)
-    chosen = min(tied, key=lambda i: (reference_lengths[i], i))
+    chosen = int(closest_reference(np.array([candidate_length]), np.array([reference_lengths], dtype=np.int64))[0])
+    tied = tuple(i for i, d in enumerate(diffs) if d == diffs[chosen])
     return LengthChoice(candidate_length, tuple(reference_lengths), diffs, chosen, reference_lengths[chosen], tied)
 
 
 def _order_table(
     candidate: Sequence[str], references: Sequence[Sequence[str]], n: int
 ) -> tuple[list[NgramRow], list[NgramSpan]]:
-    occurrences = _ngrams(candidate, n)
-    cand_counts = Counter(occurrences)
-    ref_counts = [Counter(_ngrams(ref, n)) for ref in references]
+    """The clipped-count table of one order (:func:`clipping.clip_counts`) and what became of each occurrence."""
+    clipped = clip_counts(candidate, references, n)
     rows = []
     by_ngram: dict[Ngram, NgramRow] = {}
-    for ngram in dict.fromkeys(occurrences):
-        counts = tuple(rc[ngram] for rc in ref_counts)
-        top = max(counts, default=0)
+    for i, ngram in enumerate(clipped.ngrams):
+        counts = clipped.reference_counts[i]
+        top = clipped.max_reference_counts[i]
         row = NgramRow(
             ngram=ngram,
-            candidate_count=cand_counts[ngram],
+            candidate_count=clipped.candidate_counts[i],
             reference_counts=counts,
             max_reference_count=top,
-            clipped=min(cand_counts[ngram], top),
+            clipped=clipped.clipped[i],
             best_reference=counts.index(top) if top > 0 else None,
         )
         rows.append(row)
-        by_ngram[ngram] = row
+        by_ngram[row.ngram] = row
     seen: Counter[Ngram] = Counter()
     spans = []
-    for start, ngram in enumerate(occurrences):
+    for start in range(clipped.total):
+        ngram = tuple(candidate[start : start + n])
         seen[ngram] += 1
         row = by_ngram[ngram]
         status = "unmatched" if row.max_reference_count == 0 else "matched" if seen[ngram] <= row.clipped else "clipped"
@@ -226,11 +219,8 @@ def explain(
     cand_tokens, ref_tokens = tokens[0], tokens[1:]
     tables = [_order_table(cand_tokens, ref_tokens, n) for n in range(1, options.max_order + 1)]
     length = choose_reference_length(len(cand_tokens), [len(r) for r in ref_tokens])
-    stats = SegmentStats(
-        np.array([[sum(row.clipped for row in rows) for rows, _ in tables]], dtype=np.int64),
-        np.array([[max(len(cand_tokens) - n + 1, 0) for n in range(1, options.max_order + 1)]], dtype=np.int64),
-        np.array([len(cand_tokens)], dtype=np.int64),
-        np.array([length.chosen_length], dtype=np.int64),
+    stats = SegmentStats.from_counts(
+        [[sum(row.clipped for row in rows) for rows, _ in tables]], [len(cand_tokens)], [length.reference_lengths]
     )
     arrays = score_statistics(stats, options)
     orders = []
@@ -275,14 +265,7 @@ def smoothing_alternatives(explanation: Explanation) -> dict[str, float]:
     out = {}
     base = explanation.options
     for method in SMOOTH_DEFAULTS:
-        options = make_options(
-            max_order=base.max_order,
-            weights=None if base.uniform_weights else base.weights,
-            tokenize=base.tokenize,
-            lowercase=base.lowercase,
-            smooth=method,
-            effective_order=base.effective_order,
-        )
+        options = replace(base, smooth=method, smooth_value=None)
         out[method] = float(score_statistics(stats, options).score[0])
     return out
 

@@ -26,9 +26,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .api import check_corpus
+from .counting import prepare_references, segment_statistics
 from .options import BleuOptions, make_options
 from .scoring import score_statistics
-from .statistics import SegmentStats, prepare_references, segment_statistics
+from .statistics import SegmentStats
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
