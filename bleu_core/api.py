@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
-from .options import BleuOptions, make_options
+from .options import BleuOptions, OptionSettings, options_from
 from .scoring import score_statistics
 from .statistics import SegmentStats
 
@@ -177,28 +177,15 @@ def _statistics(
 def corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    smooth: str = "exp",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
+    options: BleuOptions | None = None,
+    **settings: Unpack[OptionSettings],
 ) -> BleuResult:
     """Corpus BLEU: clipped counts, totals and lengths are summed over segments before dividing.
 
     ``references[k][i]`` is reference k of segment i (sacreBLEU's streams); None marks a missing one.
+    Settings come as one :class:`BleuOptions` or as keywords (see :func:`make_options`).
     """
-    options = make_options(
-        max_order=max_order,
-        weights=weights,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth=smooth,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-    )
+    options = options_from(options, settings, effective_order=False, caller="corpus_bleu")
     hyps, streams = check_corpus(hypotheses, references)
     stats, n_refs = _statistics(hyps, streams, options)
     return result_from_statistics(stats, options, n_refs)
@@ -215,53 +202,24 @@ def _sentence_references(references: object) -> list[list[str | None]]:
 def sentence_bleu(
     hypothesis: str,
     references: Sequence[str],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    smooth: str = "exp",
-    smooth_value: float | None = None,
-    effective_order: bool = True,
+    options: BleuOptions | None = None,
+    **settings: Unpack[OptionSettings],
 ) -> BleuResult:
     """BLEU of one hypothesis against its references (effective order on by default, as sacreBLEU)."""
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str; got {type(hypothesis).__name__}")
-    return corpus_bleu(
-        [hypothesis],
-        _sentence_references(references),
-        max_order=max_order,
-        weights=weights,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth=smooth,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-    )
+    resolved = options_from(options, settings, effective_order=True, caller="sentence_bleu")
+    return corpus_bleu([hypothesis], _sentence_references(references), resolved)
 
 
 def sentence_scores(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    smooth: str = "exp",
-    smooth_value: float | None = None,
-    effective_order: bool = True,
+    options: BleuOptions | None = None,
+    **settings: Unpack[OptionSettings],
 ) -> NDArray[np.float64]:
     """Sentence BLEU of every segment (in [0, 1]) in one vectorized pass; equals :func:`sentence_bleu` on each."""
-    options = make_options(
-        max_order=max_order,
-        weights=weights,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth=smooth,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-    )
+    options = options_from(options, settings, effective_order=True, caller="sentence_scores")
     hyps, streams = check_corpus(hypotheses, references)
     stats, _ = _statistics(hyps, streams, options)
     return score_statistics(stats, options).score

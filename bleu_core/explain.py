@@ -11,12 +11,13 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Unpack
 
 import numpy as np
 
 from .api import _sentence_references
 from .clipping import clip_counts
-from .options import SMOOTH_DEFAULTS, BleuOptions, make_options
+from .options import SMOOTH_DEFAULTS, BleuOptions, OptionSettings, options_from
 from .scoring import score_statistics
 from .statistics import SegmentStats, closest_reference
 from .tokenizers import tokenize_lines
@@ -192,25 +193,11 @@ def _order_table(
 def explain(
     candidate: str,
     references: Sequence[str],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    smooth: str = "exp",
-    smooth_value: float | None = None,
-    effective_order: bool = True,
+    options: BleuOptions | None = None,
+    **settings: Unpack[OptionSettings],
 ) -> Explanation:
     """Trace sentence BLEU of ``candidate`` against ``references`` (same defaults as :func:`sentence_bleu`)."""
-    options = make_options(
-        max_order=max_order,
-        weights=weights,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth=smooth,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-    )
+    options = options_from(options, settings, effective_order=True, caller="explain")
     if not isinstance(candidate, str):
         raise TypeError(f"candidate must be a str; got {type(candidate).__name__}")
     refs = [stream[0] for stream in _sentence_references(references)]

@@ -7,6 +7,7 @@ import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 
@@ -36,6 +37,13 @@ class BleuOptions:
     smooth: str = "exp"
     smooth_value: float | None = None
     effective_order: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != self.max_order or self.tokenize not in TOKENIZERS or self.smooth not in SMOOTH_DEFAULTS:
+            raise ValueError(
+                "inconsistent BleuOptions (one weight per order, a known tokenizer and smoothing method); "
+                "build them with make_options(...), which validates every setting"
+            )
 
     @property
     def smooth_amount(self) -> float:
@@ -194,3 +202,38 @@ def make_options(
         smooth_value=value,
         effective_order=_check_bool("effective_order", effective_order),
     )
+
+
+class OptionSettings(TypedDict, total=False):
+    """The keyword settings public functions accept in place of a :class:`BleuOptions` (see :func:`make_options`)."""
+
+    max_order: int | None
+    weights: Sequence[float] | None
+    tokenize: str
+    lowercase: bool
+    smooth: str
+    smooth_value: float | None
+    effective_order: bool
+
+
+def options_from(
+    options: BleuOptions | None, settings: OptionSettings, *, effective_order: bool, caller: str
+) -> BleuOptions:
+    """The one conversion at the public boundary: ``options`` as given, or keyword ``settings`` validated once.
+
+    ``effective_order`` is the caller's default (on for sentence scores, off for corpus scores, as sacreBLEU).
+    """
+    unknown = sorted(set(settings) - set(OptionSettings.__annotations__))
+    if unknown:
+        raise TypeError(
+            f"{caller}() got an unexpected keyword argument {unknown[0]!r}; "
+            f"settings are {', '.join(OptionSettings.__annotations__)}"
+        )
+    if options is None:
+        given: OptionSettings = {"effective_order": effective_order, **settings}
+        return make_options(**given)
+    if not isinstance(options, BleuOptions):
+        raise TypeError(f"options must be a BleuOptions (from make_options(...)); got {type(options).__name__}")
+    if settings:
+        raise TypeError(f"{caller}() takes options= or keyword settings, not both; got options and {sorted(settings)}")
+    return options
