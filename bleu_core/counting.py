@@ -13,10 +13,8 @@ two ways to count:
   the references once, with a :class:`tokenizers.Vocabulary`; each hypothesis
   then looks its n-grams up in them.
 
-Keys: a unigram is ``segment * V + token``; an n-gram is ``rank * V + token``
-where ``rank`` is the index of its first n-1 tokens among the (n-1)-grams kept
-at the order before, so keys stay small and exact at every order.  Keys are
-sorted with :func:`sorting.radix_argsort`.
+N-gram keys are built and sorted in :mod:`bleu_core.ngram_keys`.  The rule counted here is the one of
+:func:`clipping.clip_counts`; ``tests/core/test_rules.py`` holds this engine equal to it.
 """
 
 from __future__ import annotations
@@ -28,7 +26,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from .sorting import radix_argsort, run_changes, run_starts
+from .ngram_keys import Stacked, ngram_keys, positions, ranks_at, sort_keys
+from .sorting import run_changes, run_starts
 from .statistics import SegmentStats
 from .tokenizers import Encoded, Vocabulary, encode_lines, encode_together
 
@@ -36,83 +35,6 @@ IntArray = NDArray[np.int64]
 
 #: Segments handled together; bounds the working memory on very large corpora.
 CHUNK_SEGMENTS = 4_000
-
-
-# ---------------------------------------------------------------------------------------------
-# Positions and n-gram keys
-
-
-def _positions(lengths: IntArray) -> tuple[IntArray, IntArray]:
-    """Segment of every token position and the tokens left in its segment from there (>= 1)."""
-    total = int(lengths.sum())
-    segment = np.repeat(np.arange(lengths.shape[0], dtype=np.int64), lengths)
-    ends = np.cumsum(lengths)
-    remaining = np.repeat(ends, lengths) - np.arange(total, dtype=np.int64)
-    return segment, remaining
-
-
-def _extend(rank: IntArray, ids: IntArray, remaining: IntArray, n: int, bound: int) -> tuple[IntArray, IntArray]:
-    """Positions starting an n-gram whose first n-1 tokens have a ``rank`` (>= 0), and the n-gram keys.
-
-    The n-gram at p also ends with the (n-1)-gram at p+1, so that one must have a rank too (which implies
-    that its tokens are known).
-    """
-    size = ids.shape[0] - n + 1
-    if size <= 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    ok = rank[:size] >= 0
-    ok &= rank[1 : size + 1] >= 0
-    ok &= remaining[:size] >= n
-    start = np.flatnonzero(ok)
-    return start, rank[start] * bound + ids[start + (n - 1)]
-
-
-def _ngrams(
-    n: int, rank: IntArray, ids: IntArray, segment: IntArray, remaining: IntArray, bound: int
-) -> tuple[IntArray, IntArray]:
-    """Positions starting an n-gram worth counting, and its keys: a unigram of a known token (id >= 0) is
-    ``segment * bound + token``; longer n-grams extend the ranked (n-1)-grams (:func:`_extend`)."""
-    if n == 1:
-        start = np.flatnonzero(ids >= 0)
-        return start, segment[start] * bound + ids[start]
-    return _extend(rank, ids, remaining, n, bound)
-
-
-def _sorted(key: IntArray) -> tuple[IntArray, IntArray]:
-    """The order that sorts ``key`` (stable) and the sorted keys."""
-    order = radix_argsort(key, max(int(key.max(initial=0)).bit_length(), 1))
-    return order, key[order]
-
-
-def _ranks(size: int, at: IntArray, rank: IntArray) -> IntArray:
-    """Per token position, the rank of the n-gram starting there (``rank`` at the positions ``at``), else -1:
-    what the next order extends (:func:`_extend`)."""
-    ranks = np.full(size, -1, dtype=np.int64)
-    ranks[at] = rank
-    return ranks
-
-
-class _Stacked(NamedTuple):
-    """Several streams' token ids one after another, and per position its segment, its stream and the tokens
-    left in its segment from there (which keeps every n-gram inside its segment, and so inside its stream)."""
-
-    ids: IntArray
-    segment: IntArray
-    remaining: IntArray
-    stream: NDArray[np.int32]
-
-    @staticmethod
-    def of(encoded: Sequence[Encoded], ids: IntArray) -> _Stacked:
-        parts = [_positions(enc.lengths) for enc in encoded]
-        sizes = [enc.ids.shape[0] for enc in encoded]
-        stream = np.repeat(np.arange(len(encoded), dtype=np.int32), sizes)
-        return _Stacked(ids, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), stream)
-
-    def runs(self, start: IntArray, change: NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
-        """For the positions ``start`` sorted into groups (``change`` flags each group's first), the runs of one
-        stream inside each group, which the stable sorts keep in stream order: where each begins, its length."""
-        runs = np.flatnonzero(run_changes(self.stream[start]) | change)
-        return runs, np.diff(np.append(runs, start.shape[0]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,14 +166,14 @@ def _prepare_chunk(
     dense = _Dense(vocab, ids)
     ids = dense(ids)
     bound = max(dense.size, 1)
-    stacked = _Stacked.of(encoded, ids)
+    stacked = Stacked.of(encoded, ids)
     keys_by_order: list[IntArray] = []
     counts_by_order: list[IntArray] = []
     segments_by_order: list[IntArray] = []
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
-        start, key = _ngrams(n, rank, ids, stacked.segment, stacked.remaining, bound)
-        order, ordered = _sorted(key)
+        start, key = ngram_keys(n, rank, ids, stacked.segment, stacked.remaining, bound)
+        order, ordered = sort_keys(key)
         change = run_changes(ordered)
         first = np.flatnonzero(change)
         if n < max_order:  # the next order extends these n-grams by their rank
@@ -259,7 +181,7 @@ def _prepare_chunk(
             if ordered.shape[0]:
                 group[first[1:]] = 1
                 np.cumsum(group, out=group)
-            rank = _ranks(ids.shape[0], start[order], group)
+            rank = ranks_at(ids.shape[0], start[order], group)
         if len(encoded) == 1:
             counts = np.diff(np.append(first, ordered.shape[0]))
         else:  # the most times one reference holds the n-gram
@@ -280,15 +202,15 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
     n_segments = enc.lengths.shape[0]
     bound = refs.bound
     ids = refs.dense(enc.ids)
-    segment, remaining = _positions(enc.lengths)
+    segment, remaining = positions(enc.lengths)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):
-        start, key = _ngrams(n, rank, ids, segment, remaining, bound)
+        start, key = ngram_keys(n, rank, ids, segment, remaining, bound)
         table = refs.keys[n - 1]
         if key.shape[0] == 0 or table.shape[0] == 0:
             break
-        order, ordered = _sorted(key)
+        order, ordered = sort_keys(key)
         first = run_starts(ordered)
         distinct = ordered[first]
         # Look up each distinct n-gram of a segment once; the sorted needles keep the binary search local.
@@ -299,22 +221,22 @@ def _chunk_statistics(hypotheses: Sequence[str], refs: _ReferenceChunk, options:
         clipped = np.minimum(run_counts[hit], refs.max_counts[n - 1][where[hit]])
         matches[:, n - 1] = np.bincount(refs.segments[n - 1][where[hit]], weights=clipped, minlength=n_segments)
         if n < max_order:  # the next order extends the n-grams found in the references
-            rank = _ranks(ids.shape[0], start[order], np.repeat(np.where(hit, where, -1), run_counts))
+            rank = ranks_at(ids.shape[0], start[order], np.repeat(np.where(hit, where, -1), run_counts))
     return SegmentStats.from_counts(matches, enc.lengths, refs.lengths)
 
 
 def _joint_order(
-    n: int, rank: IntArray, stacked: _Stacked, bound: int, n_streams: int, n_segments: int, last: bool
+    n: int, rank: IntArray, stacked: Stacked, bound: int, n_streams: int, n_segments: int, last: bool
 ) -> tuple[IntArray, IntArray] | None:
     """Clipped matches of order ``n`` per segment, and the ranks that order ``n + 1`` extends (None: no n-gram).
 
     Each temporary dies as soon as it has served (here and on return): a fresh process pays a page fault
     for every page of its largest working set.
     """
-    start, key = _ngrams(n, rank, stacked.ids, stacked.segment, stacked.remaining, bound)
+    start, key = ngram_keys(n, rank, stacked.ids, stacked.segment, stacked.remaining, bound)
     if key.shape[0] == 0:
         return None
-    order, ordered = _sorted(key)
+    order, ordered = sort_keys(key)
     del key
     change = run_changes(ordered)
     del ordered
@@ -343,7 +265,7 @@ def _joint_order(
     # The next order extends the n-grams found on both sides.
     found = clipped > 0
     compact = np.where(found, np.cumsum(found) - 1, -1)
-    return matches, _ranks(stacked.ids.shape[0], at, compact[group])
+    return matches, ranks_at(stacked.ids.shape[0], at, compact[group])
 
 
 def _joint_statistics(
@@ -359,7 +281,7 @@ def _joint_statistics(
     encoded, ref_lengths, bound = _encode_once(hypotheses, streams, tokenize, lowercase)
     hyp = encoded[0]  # stream 0 is the hypothesis
     n_segments = hyp.lengths.shape[0]
-    stacked = _Stacked.of(encoded, np.concatenate([enc.ids for enc in encoded]))
+    stacked = Stacked.of(encoded, np.concatenate([enc.ids for enc in encoded]))
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     rank = np.zeros(0, dtype=np.int64)
     for n in range(1, max_order + 1):

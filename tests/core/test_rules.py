@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from bleu_core.clipping import clip_counts, clipped_matches, max_reference_counts
 from bleu_core.counting import stream_statistics
+from bleu_core.sorting import plain_argsort, radix_argsort
 from bleu_core.statistics import SegmentStats, closest_ref_length, closest_reference
 from bleu_core.tokenizers import tokenize_lines
 
@@ -106,3 +107,11 @@ def test_from_counts_totals() -> None:
     assert stats.totals.tolist() == [[3, 2, 1, 0]]
     assert stats.ref_len.tolist() == [2]  # 4 and 2 are equally close to 3: the shorter
     assert stats.matches.dtype == np.int64
+
+
+@pytest.mark.properties
+@given(keys=st.lists(st.integers(0, (1 << 40) - 1), max_size=300), repeat=st.integers(1, 3))
+def test_radix_sort_equals_plain_sort(keys: list[int], repeat: int) -> None:
+    """The radix sort is a speed trick: its order is exactly the stable argsort's (ties included)."""
+    array = np.array(keys * repeat, dtype=np.int64)
+    assert np.array_equal(radix_argsort(array, 40), plain_argsort(array))
