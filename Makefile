@@ -12,8 +12,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.runtime: requirements.txt | $(BIN)/python
+$(VENV)/.runtime: requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
@@ -34,8 +35,9 @@ lint: $(VENV)/.dev
 test: $(VENV)/.dev chromium lint
 	$(BIN)/pytest
 
+# The quick loop: no slow and no browser tests (-m replaces the default marker expression, so both are named).
 test-fast: $(VENV)/.dev
-	$(BIN)/pytest -m "not browser"
+	$(BIN)/pytest -m "not slow and not browser"
 
 test-slow: $(VENV)/.dev chromium
 	$(BIN)/pytest -m "slow or properties" --hypothesis-profile=slow

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .api import (
         BleuResult,
-        __version__,
         corpus_bleu,
         corpus_statistics,
         result_from_statistics,
@@ -32,11 +31,11 @@ if TYPE_CHECKING:
     )
     from .statistics import SegmentStats
     from .tokenizers import tokenize_line, tokenize_lines
+    from .version import __version__
 
 _MODULES = {
     "api": (
         "BleuResult",
-        "__version__",
         "corpus_bleu",
         "corpus_statistics",
         "result_from_statistics",
@@ -55,6 +54,7 @@ _MODULES = {
     ),
     "counting": ("PreparedReferences", "prepare_references", "segment_statistics"),
     "statistics": ("SegmentStats",),
+    "version": ("__version__",),
     "tokenizers": ("tokenize_line", "tokenize_lines"),
 }
 _WHERE = {name: module for module, names in _MODULES.items() for name in names}

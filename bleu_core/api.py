@@ -13,8 +13,7 @@ from .counting import PreparedReferences, prepare_references, segment_statistics
 from .options import BleuOptions, OptionSettings, options_from
 from .scoring import score_statistics
 from .statistics import SegmentStats
-
-__version__ = "0.1.0"
+from .version import __version__
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,12 +10,13 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import cast
 
-from .api import BleuResult, __version__, result_from_statistics
+from .api import BleuResult, result_from_statistics
 from .counting import CHUNK_SEGMENTS, score_chunk
 from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
 from .reader import InputFileError, check_line_counts, decode_lines, detect_encoding, read_lines
 from .scoring import score_statistics
 from .statistics import SegmentStats
+from .version import __version__
 
 #: Lines read from every file at a time: memory grows with this, not with the files.
 CHUNK_LINES = CHUNK_SEGMENTS
