@@ -6,7 +6,8 @@ BIN := $(VENV)/bin
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-fast test-slow lint bench chromium clean
+# `make dev`: the app with Streamlit's source watcher on (reloads on save), for development.
+.PHONY: run dev test test-fast test-slow lint bench chromium clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +27,9 @@ chromium:
 
 run: $(VENV)/.runtime
 	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+dev: $(VENV)/.runtime
+	$(BIN)/streamlit run app.py --server.port $(PORT) --server.fileWatcherType auto --server.runOnSave true
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
