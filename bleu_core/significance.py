@@ -20,7 +20,6 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,14 +27,12 @@ from numpy.typing import NDArray
 from .api import check_corpus
 from .counting import prepare_references, segment_statistics
 from .options import BleuOptions, make_options
-from .scoring import score_statistics
+from .scoring import PERCENT, FloatType, score_statistics
 from .statistics import SegmentStats
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 Progress = Callable[[float], object]
-FloatType = type[np.floating[Any]]
-Floats = NDArray[np.floating[Any]]
 
 #: The two paired tests: paired bootstrap resampling and paired approximate randomization.
 TESTS: tuple[str, ...] = ("bs", "ar")
@@ -43,8 +40,6 @@ TESTS: tuple[str, ...] = ("bs", "ar")
 DEFAULT_SAMPLES: dict[str, int] = {"bs": 1000, "ar": 10000}
 #: sacreBLEU's default seed (its ``SACREBLEU_SEED`` environment variable; we take an argument).
 DEFAULT_SEED = 12345
-#: What sacreBLEU's ``my_log`` returns for log(0).
-_LOG_ZERO = -9999999999.0
 #: Resample x segment cells per matrix product; bounds the memory of one chunk (~16 MB).
 _CHUNK_CELLS = 1 << 21
 #: Integers up to this are exact in float32.
@@ -70,46 +65,14 @@ class PairedResult:
 # Scoring rows the way sacreBLEU does
 
 
-def _sacrebleu_scores(sums: IntArray, options: BleuOptions, precision: FloatType) -> FloatArray:
-    """BLEU of each row of summed ``[hyp_len, ref_len, matches..., totals...]`` on the 0-100 scale.
+def _percent_scores(sums: IntArray, options: BleuOptions, precision: FloatType) -> FloatArray:
+    """BLEU of each row of summed ``[hyp_len, ref_len, matches..., totals...]`` in sacreBLEU's arithmetic (0-100).
 
-    This is sacreBLEU's ``compute_bleu`` step for step: p_n = 100 * m_n / t_n in ``precision``
-    (float32 for resamples, because sacreBLEU casts their statistics to float32 and NumPy 2 keeps
-    float32 when a Python float meets a float32 scalar; float64 for real scores and AR trials),
-    then BLEU = BP * exp(sum(log p_n) / N) in float64.  Brevity penalty, weights and effective
-    order come from :func:`score_statistics`.
+    ``precision`` is float32 for bootstrap resamples (sacreBLEU casts their statistics to float32, and NumPy 2
+    keeps float32 when a Python float meets a float32 scalar), float64 for real scores and AR trials.
     """
-    order = options.max_order
-    stats = SegmentStats.from_matrix(sums, order)
-    arrays = score_statistics(stats, options)
-    hundred = precision(100.0)
-    matches: Floats = stats.matches.astype(precision)
-    totals: Floats = stats.totals.astype(precision)
-    if options.smooth == "add-k":
-        matches[:, 1:] += precision(options.smooth_amount)
-        totals[:, 1:] += precision(options.smooth_amount)
-    processed = np.cumprod(totals > 0, axis=1).astype(bool)  # sacreBLEU stops at the first t_n = 0
-    zero = (matches == 0) & processed
-    safe_totals = np.where(processed, totals, precision(1.0))
-    precisions = hundred * matches / safe_totals
-    if options.smooth == "exp":  # 100 / (2^k t_n) for the k-th order without a match
-        halvings = np.exp2(np.cumsum(zero, axis=1)).astype(precision)
-        precisions = np.where(zero, hundred / (halvings * safe_totals), precisions)
-    elif options.smooth == "floor":
-        precisions = np.where(zero, precision(100.0 * options.smooth_amount) / safe_totals, precisions)
-    values = np.where(processed, precisions, precision(0.0)).astype(np.float64)
-    logs = np.where(values > 0, np.log(np.where(values > 0, values, 1.0)), _LOG_ZERO)
-    used = arrays.used_orders
-    total_log = np.zeros(len(stats))
-    for n in range(order):  # one order at a time: the same additions, in the same order, as sacreBLEU's sum()
-        if options.uniform_weights:
-            total_log = total_log + np.where(n < used, logs[:, n], 0.0)
-        else:
-            total_log = total_log + np.where(arrays.weights[:, n] > 0, arrays.weights[:, n] * logs[:, n], 0.0)
-    if options.uniform_weights:
-        total_log = total_log / np.maximum(used, 1)
-    any_match = (stats.matches > 0).any(axis=1) & (used > 0)
-    return np.where(any_match, arrays.bp * np.exp(total_log), 0.0)
+    stats = SegmentStats.from_matrix(sums, options.max_order)
+    return score_statistics(stats, options, precision=precision, scale=PERCENT).score
 
 
 def _estimate_ci(scores: FloatArray, exact_mean: bool = False) -> tuple[float, float]:
@@ -212,7 +175,7 @@ def _draw(
     n_segments = len(stats[0])
     columns = np.concatenate([_columns(s, order) for s in stats], axis=1)
     totals = np.rint(columns.sum(axis=0)).astype(np.int64).reshape(len(stats), width)
-    observed = _sacrebleu_scores(totals, options, np.float64)
+    observed = _percent_scores(totals, options, np.float64)
     rng = np.random.default_rng(seed)
     if test == "bs":
         # sacreBLEU draws these indices for the baseline's interval and again, from the same seed, per system.
@@ -221,7 +184,7 @@ def _draw(
         sums = _chunked_sums(drawn, columns, indices=True)
         report(0.6)
         rows = sums.reshape(n_samples, len(stats), width).transpose(1, 0, 2).reshape(-1, width)
-        resampled = _sacrebleu_scores(rows, options, np.float32).reshape(len(stats), n_samples)
+        resampled = _percent_scores(rows, options, np.float32).reshape(len(stats), n_samples)
         report(0.8)
         return _Draws(test, n_samples, totals, observed, resampled, np.zeros((0, 0, width), dtype=np.int64))
     mask = rng.integers(2, size=(n_samples, n_segments), dtype=bool)
@@ -243,7 +206,7 @@ def _p_value(draws: _Draws, baseline: int, system: int, options: BleuOptions) ->
         picked = draws.picked
         shuffled_a = picked[:, baseline] + draws.totals[system] - picked[:, system]
         shuffled_b = draws.totals[baseline] + draws.totals[system] - shuffled_a
-        scores = _sacrebleu_scores(np.concatenate([shuffled_a, shuffled_b]), options, np.float64)
+        scores = _percent_scores(np.concatenate([shuffled_a, shuffled_b]), options, np.float64)
         sampled = np.abs(scores[: draws.n_samples] - scores[draws.n_samples :])
     count = int(np.count_nonzero(sampled > observed))
     return (count + 1) / (draws.n_samples + 1)
@@ -405,7 +368,7 @@ def bootstrap_ci_from_stats(
     rng = np.random.default_rng(_check_whole("seed", seed, 0))
     drawn = rng.choice(len(stats), size=(samples, len(stats)), replace=True)
     sums = _chunked_sums(drawn, _columns(stats, options.max_order), indices=True)
-    mean, ci = _estimate_ci(_sacrebleu_scores(sums, options, np.float32), exact_mean=True)
+    mean, ci = _estimate_ci(_percent_scores(sums, options, np.float32), exact_mean=True)
     return mean / 100.0, ci / 100.0
 
 
