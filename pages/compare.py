@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu_core.analysis import length_buckets
+from bleu_core.diagnosis import length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.reader import InputFileError
 from bleu_core.significance import DEFAULT_SEED
