@@ -9,11 +9,14 @@ Every score in bleu_core comes from :func:`score_statistics`: the API, the expla
 analysis and the significance tests.  Two arguments choose the arithmetic, not the rules: ``scale``
 (1 for BLEU in [0, 1]; 100 for sacreBLEU's percentages) and ``precision`` (the float type of the
 precisions; sacreBLEU scores bootstrap resamples in float32).  With ``scale=PERCENT`` the operations
-are sacreBLEU's own, in its order, so the significance tests reproduce its p-values bit for bit.
+are sacreBLEU's own, in its order: the precisions are exactly sacreBLEU's, the scores differ at most by
+the last unit NumPy's vectorized exp and log may differ from the C library's, and the significance
+tests give sacreBLEU's p-values.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,6 +137,10 @@ def score_statistics(
     ``precision`` is the float type of the precisions: ``np.float32`` reproduces sacreBLEU's bootstrap
     resamples, whose statistics it casts to float32; everything after the precisions is float64.
     """
+    if precision not in (np.float64, np.float32):
+        raise ValueError(f"precision must be numpy.float64 or numpy.float32 (sacreBLEU's resamples); got {precision!r}")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < math.inf:
+        raise ValueError(f"scale must be a positive number (1 for [0, 1], 100 for sacreBLEU's percent); got {scale!r}")
     smoothed = _smooth(stats, options, precision, scale)
     weights, used = _order_weights(smoothed.processed, options)
     with np.errstate(divide="ignore", invalid="ignore"):

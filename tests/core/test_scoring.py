@@ -91,3 +91,11 @@ def test_zero_precision_with_a_positive_weight_scores_zero() -> None:
         arrays = score_statistics(stats, options, precision=precision, scale=scale)
         assert arrays.score[0] == 0.0
         assert arrays.log_terms[0, 2] == -np.inf
+
+
+def test_arithmetic_arguments_are_checked() -> None:
+    stats = SegmentStats.from_matrix(random_rows(4, rows=3), 4)
+    with pytest.raises(ValueError, match="precision must be"):
+        score_statistics(stats, make_options(), precision=np.float16)
+    with pytest.raises(ValueError, match="scale must be"):
+        score_statistics(stats, make_options(), scale=0.0)
