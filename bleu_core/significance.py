@@ -3,9 +3,8 @@
 Reproduces sacreBLEU 2.6 (``--paired-bs``, ``--paired-ar``, ``--confidence``) draw for draw: the
 same ``numpy.random.default_rng(seed)`` calls in the same order, the same test statistics, the
 p-value ``(count + 1) / (trials + 1)`` and even sacreBLEU's arithmetic precision, so p-values are
-identical.  Unlike sacreBLEU, no resample is scored on its own: the corpus statistics of every
-resample of every system are one matrix product (how often each resample draws each segment,
-times the statistics matrix), and all rows are scored at once with :func:`score_statistics`.
+identical.  This module validates the input and assembles the results; the draws and the scoring of
+every resample at once are in :mod:`bleu_core.resampling`.
 
 Known differences: sacreBLEU treats seed 0 as "no seed" for the systems of a paired test (we
 seed with 0), and in approximate randomization it truncates a fractional add-k value to an
@@ -16,26 +15,17 @@ from __future__ import annotations
 
 import math
 import numbers
-import statistics
-from collections.abc import Callable, Mapping, Sequence, Sized
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
 
 from .api import check_corpus
 from .counting import prepare_references, segment_statistics
 from .options import BleuOptions, make_options
+from .progress import Progress, ProgressReporter
+from .resampling import bootstrap_scores, draw, estimate_ci, paired_p_value
 from .scoring import score_statistics
 from .statistics import SegmentStats
-
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
-Progress = Callable[[float], object]
-FloatType = type[np.floating[Any]]
-Floats = NDArray[np.floating[Any]]
 
 #: The two paired tests: paired bootstrap resampling and paired approximate randomization.
 TESTS: tuple[str, ...] = ("bs", "ar")
@@ -43,12 +33,6 @@ TESTS: tuple[str, ...] = ("bs", "ar")
 DEFAULT_SAMPLES: dict[str, int] = {"bs": 1000, "ar": 10000}
 #: sacreBLEU's default seed (its ``SACREBLEU_SEED`` environment variable; we take an argument).
 DEFAULT_SEED = 12345
-#: What sacreBLEU's ``my_log`` returns for log(0).
-_LOG_ZERO = -9999999999.0
-#: Resample x segment cells per matrix product; bounds the memory of one chunk (~16 MB).
-_CHUNK_CELLS = 1 << 21
-#: Integers up to this are exact in float32.
-_FLOAT32_EXACT = float(1 << 24)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,189 +48,6 @@ class PairedResult:
     p_value: float | None
     mean: float | None
     ci: float | None
-
-
-# ---------------------------------------------------------------------------------------------
-# Scoring rows the way sacreBLEU does
-
-
-def _sacrebleu_scores(sums: IntArray, options: BleuOptions, precision: FloatType) -> FloatArray:
-    """BLEU of each row of summed ``[hyp_len, ref_len, matches..., totals...]`` on the 0-100 scale.
-
-    This is sacreBLEU's ``compute_bleu`` step for step: p_n = 100 * m_n / t_n in ``precision``
-    (float32 for resamples, because sacreBLEU casts their statistics to float32 and NumPy 2 keeps
-    float32 when a Python float meets a float32 scalar; float64 for real scores and AR trials),
-    then BLEU = BP * exp(sum(log p_n) / N) in float64.  Brevity penalty, weights and effective
-    order come from :func:`score_statistics`.
-    """
-    order = options.max_order
-    stats = SegmentStats.from_matrix(sums, order)
-    arrays = score_statistics(stats, options)
-    hundred = precision(100.0)
-    matches: Floats = stats.matches.astype(precision)
-    totals: Floats = stats.totals.astype(precision)
-    if options.smooth == "add-k":
-        matches[:, 1:] += precision(options.smooth_amount)
-        totals[:, 1:] += precision(options.smooth_amount)
-    processed = np.cumprod(totals > 0, axis=1).astype(bool)  # sacreBLEU stops at the first t_n = 0
-    zero = (matches == 0) & processed
-    safe_totals = np.where(processed, totals, precision(1.0))
-    precisions = hundred * matches / safe_totals
-    if options.smooth == "exp":  # 100 / (2^k t_n) for the k-th order without a match
-        halvings = np.exp2(np.cumsum(zero, axis=1)).astype(precision)
-        precisions = np.where(zero, hundred / (halvings * safe_totals), precisions)
-    elif options.smooth == "floor":
-        precisions = np.where(zero, precision(100.0 * options.smooth_amount) / safe_totals, precisions)
-    values = np.where(processed, precisions, precision(0.0)).astype(np.float64)
-    logs = np.where(values > 0, np.log(np.where(values > 0, values, 1.0)), _LOG_ZERO)
-    used = arrays.used_orders
-    total_log = np.zeros(len(stats))
-    for n in range(order):  # one order at a time: the same additions, in the same order, as sacreBLEU's sum()
-        if options.uniform_weights:
-            total_log = total_log + np.where(n < used, logs[:, n], 0.0)
-        else:
-            total_log = total_log + np.where(arrays.weights[:, n] > 0, arrays.weights[:, n] * logs[:, n], 0.0)
-    if options.uniform_weights:
-        total_log = total_log / np.maximum(used, 1)
-    any_match = (stats.matches > 0).any(axis=1) & (used > 0)
-    return np.where(any_match, arrays.bp * np.exp(total_log), 0.0)
-
-
-def _estimate_ci(scores: FloatArray, exact_mean: bool = False) -> tuple[float, float]:
-    """sacreBLEU's ``estimate_ci``: mean of the scores and half the width of their central 95%.
-
-    The paired tests average with NumPy (pairwise sum of the sorted scores); ``--confidence``
-    uses ``statistics.mean`` (``exact_mean``).
-    """
-    ordered = np.sort(scores)
-    n = ordered.shape[0]
-    lower = n // 40
-    upper = n - lower - 1
-    mean = statistics.mean(ordered.tolist()) if exact_mean else float(ordered.mean())
-    return mean, float(0.5 * (ordered[upper] - ordered[lower]))
-
-
-# ---------------------------------------------------------------------------------------------
-# Progress
-
-
-class _Reporter:
-    """Forwards progress in [start, stop] to the caller's callback: rising, in steps of at least 5%, ending at 1."""
-
-    def __init__(
-        self, callback: Progress | None, start: float = 0.0, stop: float = 1.0, last: list[float] | None = None
-    ) -> None:
-        if callback is not None and not callable(callback):
-            raise TypeError(f"progress must be a callable taking a fraction in [0, 1], or None; got {callback!r}")
-        self.callback = callback
-        self.start = start
-        self.stop = stop
-        self.last = last if last is not None else [-1.0]  # shared by the parts of one task
-
-    def __call__(self, fraction: float) -> None:
-        value = self.start + (self.stop - self.start) * min(max(fraction, 0.0), 1.0)
-        if self.callback is not None and (value >= self.last[0] + 0.05 or (value == 1.0 > self.last[0])):
-            self.last[0] = value
-            self.callback(value)
-
-    def part(self, start: float, stop: float) -> _Reporter:
-        """A reporter for a sub-task covering [start, stop] of this one."""
-        span = self.stop - self.start
-        return _Reporter(self.callback, self.start + span * start, self.start + span * stop, self.last)
-
-
-# ---------------------------------------------------------------------------------------------
-# Resampled statistics as matrix products
-
-
-def _columns(stats: SegmentStats, order: int) -> FloatArray:
-    """Statistics as ``[hyp_len, ref_len, matches_1..order, totals_1..order]`` in float64 (exact for BLAS)."""
-    parts = [stats.hyp_len[:, None], stats.ref_len[:, None], stats.matches[:, :order], stats.totals[:, :order]]
-    return np.concatenate(parts, axis=1).astype(np.float64)
-
-
-def _chunked_sums(selection: NDArray[np.int64] | NDArray[np.bool_], columns: FloatArray, indices: bool) -> IntArray:
-    """Row r of the result sums ``columns`` over the segments that row r of ``selection`` picks.
-
-    ``indices``: rows of segment indices drawn with replacement (turned into counts per segment);
-    otherwise a boolean mask per segment.  Sums of integers are exact in float64 below 2^53 and in
-    float32 below 2^24; float32 (twice as fast) is used when no sum can reach 2^24: every entry is a
-    non-negative integer, so each partial sum is at most the largest possible total.
-    """
-    n_rows, n_segments = selection.shape
-    largest = float(columns.max(initial=0.0)) * n_segments if indices else float(columns.sum(axis=0).max(initial=0.0))
-    if largest < _FLOAT32_EXACT:
-        columns = columns.astype(np.float32)
-    step = max(1, _CHUNK_CELLS // max(n_segments, 1))
-    out = np.empty((n_rows, columns.shape[1]), dtype=np.int64)
-    for start in range(0, n_rows, step):
-        part = selection[start : start + step]
-        rows = part.shape[0]
-        if indices:
-            offsets = np.arange(rows, dtype=np.int64)[:, None] * n_segments
-            flat = np.bincount((part + offsets).ravel(), minlength=rows * n_segments)
-            weights = flat.reshape(rows, n_segments).astype(columns.dtype)
-        else:
-            weights = part.astype(columns.dtype)
-        out[start : start + rows] = np.rint(weights @ columns).astype(np.int64)
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Draws:
-    """What the tests need for every system, computed once: real scores and resampled statistics."""
-
-    test: str
-    n_samples: int
-    totals: IntArray  # (systems, width) corpus statistics
-    observed: FloatArray  # (systems,) score on the 0-100 scale, sacreBLEU's float64 arithmetic
-    resampled: FloatArray  # bs: (systems, samples) score of every bootstrap resample, 0-100; ar: empty
-    picked: IntArray  # ar: (samples, systems, width) statistics summed where the trial mask is True; bs: empty
-
-
-def _draw(
-    stats: Sequence[SegmentStats], options: BleuOptions, test: str, n_samples: int, seed: int, report: _Reporter
-) -> _Draws:
-    order = options.max_order
-    width = 2 + 2 * order
-    n_segments = len(stats[0])
-    columns = np.concatenate([_columns(s, order) for s in stats], axis=1)
-    totals = np.rint(columns.sum(axis=0)).astype(np.int64).reshape(len(stats), width)
-    observed = _sacrebleu_scores(totals, options, np.float64)
-    rng = np.random.default_rng(seed)
-    if test == "bs":
-        # sacreBLEU draws these indices for the baseline's interval and again, from the same seed, per system.
-        drawn = rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
-        report(0.3)
-        sums = _chunked_sums(drawn, columns, indices=True)
-        report(0.6)
-        rows = sums.reshape(n_samples, len(stats), width).transpose(1, 0, 2).reshape(-1, width)
-        resampled = _sacrebleu_scores(rows, options, np.float32).reshape(len(stats), n_samples)
-        report(0.8)
-        return _Draws(test, n_samples, totals, observed, resampled, np.zeros((0, 0, width), dtype=np.int64))
-    mask = rng.integers(2, size=(n_samples, n_segments), dtype=bool)
-    report(0.3)
-    picked = _chunked_sums(mask, columns, indices=False).reshape(n_samples, len(stats), width)
-    report(0.6)
-    return _Draws(test, n_samples, totals, observed, np.zeros((0, 0)), picked)
-
-
-def _p_value(draws: _Draws, baseline: int, system: int, options: BleuOptions) -> float:
-    """p = (#{sampled statistic > observed |difference|} + 1) / (samples + 1), as sacreBLEU (after multeval)."""
-    observed = abs(float(draws.observed[baseline]) - float(draws.observed[system]))
-    if draws.test == "bs":
-        # Paired bootstrap: centre the resampled |differences| (the null hypothesis has mean 0).
-        differences = np.abs(draws.resampled[system] - draws.resampled[baseline])
-        sampled = differences - differences.mean()
-    else:
-        # Approximate randomization: trial a takes the baseline's segment where the mask is True, else the system's.
-        picked = draws.picked
-        shuffled_a = picked[:, baseline] + draws.totals[system] - picked[:, system]
-        shuffled_b = draws.totals[baseline] + draws.totals[system] - shuffled_a
-        scores = _sacrebleu_scores(np.concatenate([shuffled_a, shuffled_b]), options, np.float64)
-        sampled = np.abs(scores[: draws.n_samples] - scores[draws.n_samples :])
-    count = int(np.count_nonzero(sampled > observed))
-    return (count + 1) / (draws.n_samples + 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,21 +138,21 @@ def paired_test_from_stats(
     seed = _check_whole("seed", seed, 0)
     names, stats = _check_stats(stats_by_system, options)
     base = _check_baseline(baseline, names)
-    report = _Reporter(progress)
+    report = ProgressReporter(progress)
     report(0.0)
-    draws = _draw(stats, options, test, samples, seed, report)
+    draws = draw(stats, options, test, samples, seed, report)
     scores = [float(score_statistics(s.summed(), options).score[0]) for s in stats]
 
     def interval(system: int) -> tuple[float | None, float | None]:
         if test != "bs":
             return None, None
-        mean, ci = _estimate_ci(draws.resampled[system])
+        mean, ci = estimate_ci(draws.resampled[system])
         return mean / 100.0, ci / 100.0
 
     results = {names[base]: PairedResult(scores[base], None, *interval(base))}
     others = [i for i in range(len(names)) if i != base]
     for done, system in enumerate(others, start=1):
-        p_value = _p_value(draws, base, system, options)
+        p_value = paired_p_value(draws, base, system, options)
         results[names[system]] = PairedResult(scores[system], p_value, *interval(system))
         report(0.8 + 0.2 * done / len(others))
     return results
@@ -375,14 +176,14 @@ def pairwise_p_values(
     test, samples = _check_test(test, n_samples)
     seed = _check_whole("seed", seed, 0)
     names, stats = _check_stats(stats_by_system, options)
-    report = _Reporter(progress)
+    report = ProgressReporter(progress)
     report(0.0)
-    draws = _draw(stats, options, test, samples, seed, report)
+    draws = draw(stats, options, test, samples, seed, report)
     pairs = list(combinations(range(len(names)), 2))
     every = max(1, math.ceil(len(pairs) / 10))
     p_values: dict[tuple[str, str], float] = {}
     for done, (a, b) in enumerate(pairs, start=1):
-        p_value = _p_value(draws, a, b, options)
+        p_value = paired_p_value(draws, a, b, options)
         p_values[names[a], names[b]] = p_value
         p_values[names[b], names[a]] = p_value
         if done % every == 0 or done == len(pairs):
@@ -402,15 +203,13 @@ def bootstrap_ci_from_stats(
     if stats.max_order < options.max_order:
         raise ValueError(f"stats have {stats.max_order} n-gram orders but options.max_order is {options.max_order}")
     samples = _check_whole("n_samples", n_samples, 1)
-    rng = np.random.default_rng(_check_whole("seed", seed, 0))
-    drawn = rng.choice(len(stats), size=(samples, len(stats)), replace=True)
-    sums = _chunked_sums(drawn, _columns(stats, options.max_order), indices=True)
-    mean, ci = _estimate_ci(_sacrebleu_scores(sums, options, np.float32), exact_mean=True)
+    scores = bootstrap_scores(stats, options, samples, _check_whole("seed", seed, 0))
+    mean, ci = estimate_ci(scores, exact_mean=True)
     return mean / 100.0, ci / 100.0
 
 
 def _system_statistics(
-    systems: object, references: object, options: BleuOptions, report: _Reporter
+    systems: object, references: object, options: BleuOptions, report: ProgressReporter
 ) -> dict[str, SegmentStats]:
     """Validate the systems and compute their statistics against references prepared once."""
     if not isinstance(systems, Mapping):
@@ -482,7 +281,7 @@ def paired_test(
     )
     _check_test(test, n_samples)
     _check_whole("seed", seed, 0)
-    report = _Reporter(progress)
+    report = ProgressReporter(progress)
     if isinstance(systems, Mapping) and baseline is not None:
         _check_baseline(baseline, [str(name) for name in systems])
     stats = _system_statistics(systems, references, options, report.part(0.0, 0.7))

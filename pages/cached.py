@@ -22,18 +22,11 @@ from bleu_core import (
     reader,
     segment_statistics,
 )
-from bleu_core.analysis import (
-    CorpusAnalysis,
-    LintFinding,
-    NgramContrast,
-    NgramTallies,
-    analyze_corpus,
-    characteristic_ngrams,
-    lint_corpus,
-    ngram_tallies,
-)
 from bleu_core.api import check_corpus
+from bleu_core.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.explain import Explanation, explain
+from bleu_core.lint import LintFinding, lint_corpus
+from bleu_core.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, ngram_tallies
 
 Settings = tuple[tuple[str, Any], ...]
 

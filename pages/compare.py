@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu_core.analysis import length_buckets
+from bleu_core.diagnosis import length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.reader import InputFileError
 from bleu_core.significance import DEFAULT_SEED
@@ -27,6 +27,64 @@ def decode(uploaded: Any, where: Any) -> list[str] | None:
         return None
 
 
+def read_references(files: list[Any] | None, where: Any) -> list[list[str]]:
+    """The decoded reference files, or none when they differ in length (reported in ``where``)."""
+    references = [lines for f in files or [] if (lines := decode(f, where)) is not None]
+    if references and any(len(r) != len(references[0]) for r in references):
+        counts = ", ".join(f"{f.name}: {len(r):,}" for f, r in zip(files or [], references, strict=False))
+        where.error(
+            views.md_escape(f"The reference files differ in length ({counts} lines); each needs one line per segment.")
+        )
+        return []
+    return references
+
+
+def read_systems(files: list[Any], references: list[list[str]], where: Any) -> dict[str, list[str]]:
+    """Decoded system outputs under editable, unique names; files with the wrong line count are left out."""
+    systems: dict[str, list[str]] = {}
+    defaults = compare_views.short_names([f.name for f in files])
+    with where.expander("System names (editable)"):
+        for i, uploaded in enumerate(files):
+            name = (
+                st.text_input(
+                    f"name for {uploaded.name}", value=defaults[i], key=f"cmp_name_{uploaded.file_id}"
+                ).strip()
+                or f"system {i + 1}"
+            )
+            lines = decode(uploaded, where)
+            if lines is None:
+                continue
+            if name in systems:
+                where.warning(
+                    views.md_escape(f"Two systems are named {name!r}; the second is shown as {name} ({i + 1}).")
+                )
+                name = f"{name} ({i + 1})"
+            if references and len(lines) != len(references[0]):
+                where.error(
+                    views.md_escape(
+                        f"{uploaded.name} has {len(lines):,} lines but the references have {len(references[0]):,}; "
+                        "it is left out. Each system output needs one line per reference line."
+                    )
+                )
+                continue
+            systems[name] = lines
+    return systems
+
+
+def read_source(file: Any, references: list[list[str]], where: Any) -> list[str] | None:
+    """The decoded source file, or None when absent, unreadable or of the wrong length (reported in ``where``)."""
+    source = decode(file, where) if file else None
+    if source is not None and references and len(source) != len(references[0]):
+        where.warning(
+            views.md_escape(
+                f"{file.name} has {len(source):,} lines but the references have {len(references[0]):,}; "
+                "the source is not shown."
+            )
+        )
+        return None
+    return source
+
+
 def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[str] | None]:
     """Systems (name -> lines), reference streams and the optional source; bad files are reported and left out."""
     mode = st.radio("Input", [DEMO, UPLOAD], horizontal=True, key="cmp_mode")
@@ -44,52 +102,9 @@ def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[st
     system_files = left.file_uploader("System outputs", accept_multiple_files=True, key="cmp_systems")
     reference_files = middle.file_uploader("References", accept_multiple_files=True, key="cmp_references")
     source_file = right.file_uploader("Source (optional)", key="cmp_source")
-    references = [lines for f in reference_files or [] if (lines := decode(f, middle)) is not None]
-    if references and any(len(r) != len(references[0]) for r in references):
-        counts = ", ".join(f"{f.name}: {len(r):,}" for f, r in zip(reference_files, references, strict=False))
-        middle.error(
-            views.md_escape(f"The reference files differ in length ({counts} lines); each needs one line per segment.")
-        )
-        references = []
-    systems: dict[str, list[str]] = {}
-    if system_files:
-        defaults = compare_views.short_names([f.name for f in system_files])
-        with left.expander("System names (editable)"):
-            for i, uploaded in enumerate(system_files):
-                name = (
-                    st.text_input(
-                        f"name for {uploaded.name}",
-                        value=defaults[i],
-                        key=f"cmp_name_{uploaded.file_id}",
-                    ).strip()
-                    or f"system {i + 1}"
-                )
-                lines = decode(uploaded, left)
-                if lines is None:
-                    continue
-                if name in systems:
-                    left.warning(
-                        views.md_escape(f"Two systems are named {name!r}; the second is shown as {name} ({i + 1}).")
-                    )
-                    name = f"{name} ({i + 1})"
-                if references and len(lines) != len(references[0]):
-                    left.error(
-                        views.md_escape(
-                            f"{uploaded.name} has {len(lines):,} lines but the references have {len(references[0]):,}; "
-                            "it is left out. Each system output needs one line per reference line."
-                        )
-                    )
-                    continue
-                systems[name] = lines
-    source = decode(source_file, right) if source_file else None
-    if source is not None and references and len(source) != len(references[0]):
-        right.warning(
-            views.md_escape(
-                f"{source_file.name} has {len(source):,} lines but the references have {len(references[0]):,}; "
-                "the source is not shown."
-            )
-        )
-        source = None
+    references = read_references(reference_files, middle)
+    systems = read_systems(system_files, references, left) if system_files else {}
+    source = read_source(source_file, references, right)
     if not system_files:
         left.info("Upload two or more system outputs.")
     if not reference_files:
@@ -190,23 +205,8 @@ def show_characteristic(
     st.caption("Matches are clipped counts summed over segments; 'others' is the mean over the other systems.")
 
 
-def render(
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    source: list[str] | None,
-    settings: dict[str, Any],
-) -> None:
-    names = list(systems)
-    baseline, test, n_samples, seed, alpha = test_controls(names)
-    key = cached.systems_key(systems, references)
-    settings_key = cached.settings_key(settings)
-    with st.spinner("Tokenizing and counting n-grams…"):
-        analyses = cached.systems_analyses_cached(key, systems, references, settings_key)
-    bar, report = progress_bar(f"{TESTS[test]}: {n_samples:,} samples…")
-    paired = cached.paired_cached(key, systems, references, settings_key, baseline, test, n_samples, seed, report)
-    bar.empty()
-    frame = compare_views.results_frame(analyses, paired, baseline, alpha)
-    signature = analyses[baseline].result.signature
+def show_table(frame: Any, signature: str, test: str, n_samples: int, seed: int, alpha: float, baseline: str) -> None:
+    """The results table, its caption, the signature and the three downloads."""
     st.dataframe(
         frame,
         hide_index=True,
@@ -238,22 +238,57 @@ def render(
         "text/x-tex",
     )
 
+
+def show_heatmap(
+    where: Any,
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings_key: Any,
+    test: str,
+    n_samples: int,
+    seed: int,
+    alpha: float,
+) -> None:
+    """p-values of every pair of systems, with the number of chance 'significant' results to expect."""
+    names = list(systems)
+    bar, report = progress_bar("p-values for every pair…")
+    p_values = cached.pairwise_cached(key, systems, references, settings_key, test, n_samples, seed, report)
+    bar.empty()
+    where.altair_chart(compare_views.heatmap(p_values, names, alpha), width="stretch")
+    pairs = len(names) * (len(names) - 1) // 2
+    where.caption(
+        f"{pairs} pairs tested: at α = {alpha}, about {pairs * alpha:.1f} 'significant' differences are expected "
+        f"by chance alone. For a family-wise α, compare each p-value with α/{pairs} = {alpha / pairs:.4g} "
+        "(Bonferroni)."
+    )
+
+
+def render(
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    source: list[str] | None,
+    settings: dict[str, Any],
+) -> None:
+    names = list(systems)
+    baseline, test, n_samples, seed, alpha = test_controls(names)
+    key = cached.systems_key(systems, references)
+    settings_key = cached.settings_key(settings)
+    with st.spinner("Tokenizing and counting n-grams…"):
+        analyses = cached.systems_analyses_cached(key, systems, references, settings_key)
+    bar, report = progress_bar(f"{TESTS[test]}: {n_samples:,} samples…")
+    paired = cached.paired_cached(key, systems, references, settings_key, baseline, test, n_samples, seed, report)
+    bar.empty()
+    frame = compare_views.results_frame(analyses, paired, baseline, alpha)
+    show_table(frame, analyses[baseline].result.signature, test, n_samples, seed, alpha, baseline)
+
     left, right = st.columns(2)
     left.altair_chart(compare_views.ci_chart(frame, paired), width="stretch")
     right.altair_chart(compare_views.precisions_chart(analyses), width="stretch")
     buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
     left.altair_chart(compare_views.buckets_chart(buckets), width="stretch")
     if len(names) > 2:
-        bar, report = progress_bar("p-values for every pair…")
-        p_values = cached.pairwise_cached(key, systems, references, settings_key, test, n_samples, seed, report)
-        bar.empty()
-        right.altair_chart(compare_views.heatmap(p_values, names, alpha), width="stretch")
-        pairs = len(names) * (len(names) - 1) // 2
-        right.caption(
-            f"{pairs} pairs tested: at α = {alpha}, about {pairs * alpha:.1f} 'significant' differences are expected "
-            f"by chance alone. For a family-wise α, compare each p-value with α/{pairs} = {alpha / pairs:.4g} "
-            "(Bonferroni)."
-        )
+        show_heatmap(right, key, systems, references, settings_key, test, n_samples, seed, alpha)
 
     segments_tab, ngrams_tab = st.tabs(["Segments", "Characteristic n-grams"])
     with segments_tab:

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from bleu_core import PairedResult
-from bleu_core.analysis import CorpusAnalysis, LengthBucket, NgramContrast
+from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
+from bleu_core.ngram_lists import NgramContrast
 
 _LATEX_SPECIAL = re.compile(r"([\\&%$#_{}~^])")
 _LATEX_REPLACEMENTS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu_core.analysis import CorpusAnalysis, length_buckets
+from bleu_core.diagnosis import CorpusAnalysis, length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from bleu_core.reader import InputFileError
 from pages import cached, controls, corpus_views, ensure_app_navigation, views, walkthrough

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from bleu_core import BleuResult
-from bleu_core.analysis import CorpusAnalysis, LengthBucket, NgramTally
+from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
+from bleu_core.ngram_lists import NgramTally
 from pages.views import fmt, frame_csv
 
 SORTS = {

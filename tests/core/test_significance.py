@@ -286,15 +286,15 @@ def test_statistics_entry_points_reject_bad_input() -> None:
 def test_resampled_sums_are_exact_in_float32_and_float64(scale: int) -> None:
     # Small statistics take the float32 product, large ones (sums that could reach 2^24) float64; both
     # must equal integer arithmetic exactly.
-    from bleu_core.significance import _chunked_sums
+    from bleu_core.resampling import chunked_sums
 
     rng = np.random.default_rng(7)
     n_segments = 300
     columns = rng.integers(0, 50, size=(n_segments, 10)) * scale + rng.integers(0, 7, size=(n_segments, 10))
     drawn = rng.choice(n_segments, size=(40, n_segments), replace=True)
     counts = np.stack([np.bincount(row, minlength=n_segments) for row in drawn])
-    assert np.array_equal(_chunked_sums(drawn, columns.astype(np.float64), indices=True), counts @ columns)
+    assert np.array_equal(chunked_sums(drawn, columns.astype(np.float64), indices=True), counts @ columns)
     mask = rng.integers(2, size=(40, n_segments), dtype=bool)
     assert np.array_equal(
-        _chunked_sums(mask, columns.astype(np.float64), indices=False), mask.astype(np.int64) @ columns
+        chunked_sums(mask, columns.astype(np.float64), indices=False), mask.astype(np.int64) @ columns
     )

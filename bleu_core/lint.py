@@ -1,0 +1,242 @@
+"""The input linter: mistakes in the uploaded files that make a corpus score meaningless or misleading.
+
+Each check is a small rule function taking the files (:class:`LintInput`) and returning its findings;
+:func:`lint_corpus` runs :data:`RULES` in order and lists errors first.  A new check is one more function
+in that tuple.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+NamedLines = tuple[str, Sequence[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class LintFinding:
+    """Something about the input files a user should know before trusting the score."""
+
+    level: str  # "error": cannot score; "warning": the score is probably misleading; "info"
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LintInput:
+    """What the rules look at: the hypothesis file, the reference files (name and lines each) and the tokenizer."""
+
+    hypothesis: NamedLines
+    references: Sequence[NamedLines]
+    tokenize: str
+
+    @property
+    def files(self) -> list[NamedLines]:
+        """The hypothesis first, then the references."""
+        return [self.hypothesis, *self.references]
+
+
+#: A check: the files in, its findings out (empty when all is well).
+Rule = Callable[[LintInput], list[LintFinding]]
+#: Order of the levels in the report.
+LEVELS = {"error": 0, "warning": 1, "info": 2}
+
+#: Lines the tokenization check looks at (the start of a file is enough to tell).
+LINT_SAMPLE = 5_000
+_TOKENIZED = re.compile(r"\s[.,!?;:](\s|$)|\s(?:'s|n't|'re|'ll)\b|&quot;|&amp;|@-@|\s-\s?$")
+
+
+def _is_cjk(char: str) -> bool:
+    code = ord(char)
+    return (
+        0x4E00 <= code <= 0x9FFF
+        or 0x3400 <= code <= 0x4DBF
+        or 0x3040 <= code <= 0x30FF
+        or 0xF900 <= code <= 0xFAFF
+        or 0x20000 <= code <= 0x2FA1F
+    )
+
+
+def _has_invisible(line: str) -> bool:
+    """Control or format characters other than tab (zero-width, BOM, direction marks, ...)."""
+    return any(ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf") for ch in line)
+
+
+def _count(n: int, noun: str = "line") -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _where(numbers: Sequence[int], limit: int = 5) -> str:
+    shown = ", ".join(str(n) for n in numbers[:limit])
+    return f"line{'s' if len(numbers) > 1 else ''} {shown}{' …' if len(numbers) > limit else ''}"
+
+
+def _cjk_share(lines: Sequence[str], sample: int = 500) -> tuple[float, bool]:
+    """Share of CJK characters among the non-space characters of the first lines, and whether kana occur."""
+    text = "".join(lines[:sample])[:100_000]
+    letters = [ch for ch in text if not ch.isspace()]
+    if not letters:
+        return 0.0, False
+    cjk = [ch for ch in letters if _is_cjk(ch)]
+    kana = any(0x3040 <= ord(ch) <= 0x30FF for ch in cjk)
+    return len(cjk) / len(letters), kana
+
+
+def _plural(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def check_references_present(inputs: LintInput) -> list[LintFinding]:
+    """At least one reference file."""
+    if inputs.references:
+        return []
+    return [LintFinding("error", "no-references", "Add at least one reference file.")]
+
+
+def check_line_counts(inputs: LintInput) -> list[LintFinding]:
+    """Every reference file has as many lines as the hypothesis (line i translates line i)."""
+    hyp_name, hyp_lines = inputs.hypothesis
+    return [
+        LintFinding(
+            "error",
+            "line-count",
+            f"{name} has {_count(len(lines))} but the hypothesis {hyp_name} has {_count(len(hyp_lines))}. "
+            "Each reference line must translate the hypothesis line with the same number: check that "
+            "both files come from the same test set and that no line was added or lost.",
+        )
+        for name, lines in inputs.references
+        if len(lines) != len(hyp_lines)
+    ]
+
+
+def check_hypothesis_present(inputs: LintInput) -> list[LintFinding]:
+    """The hypothesis has at least one line."""
+    hyp_name, hyp_lines = inputs.hypothesis
+    return [] if hyp_lines else [LintFinding("error", "empty", f"{hyp_name} has no lines.")]
+
+
+def check_empty_lines(inputs: LintInput) -> list[LintFinding]:
+    """Empty lines: a warning when some are empty (they score 0 or match nothing), an error when all are."""
+    findings = []
+    for position, (name, lines) in enumerate(inputs.files):
+        empty = [i + 1 for i, line in enumerate(lines) if not line.strip()]
+        if empty and len(empty) < len(lines):
+            effect = (
+                "each scores 0 and adds nothing to c"
+                if position == 0
+                else "an empty reference has length 0 and matches nothing"
+            )
+            message = f"{name} has {len(empty)} empty line{_plural(len(empty))} ({_where(empty)}); {effect}."
+            findings.append(LintFinding("warning", "empty-lines", message))
+        elif lines and len(empty) == len(lines):
+            findings.append(LintFinding("error", "all-empty", f"{name} has only empty lines."))
+    return findings
+
+
+def check_tokenized(inputs: LintInput) -> list[LintFinding]:
+    """Files that look already tokenized (punctuation or clitics split off by spaces) in their first lines."""
+    if inputs.tokenize == "none":
+        return []
+    findings = []
+    for name, lines in inputs.files:
+        sample = lines[:LINT_SAMPLE]
+        nonempty = sum(1 for line in sample if line.strip())
+        tokenized = [i + 1 for i, line in enumerate(sample) if line.strip() and _TOKENIZED.search(line.rstrip())]
+        if nonempty and len(tokenized) >= max(1, 0.3 * nonempty):
+            of = f"{len(tokenized)} of {nonempty}" + (" checked" if len(lines) > LINT_SAMPLE else "")
+            findings.append(
+                LintFinding(
+                    "warning",
+                    "tokenized",
+                    f"{name} looks already tokenized: {of} lines have punctuation or "
+                    f"clitics split off by spaces (e.g. {_where(tokenized, 3)}). BLEU's tokenizer expects plain "
+                    "(detokenized) text; scoring tokenized text usually inflates BLEU and is not comparable with "
+                    "published scores. Detokenize both sides, or knowingly choose the whitespace tokenizer.",
+                )
+            )
+    return findings
+
+
+def check_cjk(inputs: LintInput) -> list[LintFinding]:
+    """Chinese or Japanese text under a tokenizer that splits only at spaces and punctuation (first such file)."""
+    if inputs.tokenize not in ("13a", "intl", "none"):
+        return []
+    for name, lines in inputs.files:
+        share, kana = _cjk_share(lines)
+        if share >= 0.3:
+            advice = "char (Japanese)" if kana else "zh (Chinese)"
+            message = (
+                f"{name} is {100 * share:.0f}% Chinese/Japanese characters, but the {inputs.tokenize} tokenizer "
+                "splits only at spaces and punctuation, so whole phrases become single tokens and BLEU "
+                f"collapses. Use the {advice} tokenizer."
+            )
+            return [LintFinding("warning", "cjk", message)]
+    return []
+
+
+def check_whitespace(inputs: LintInput) -> list[LintFinding]:
+    """Leading or trailing whitespace (harmless: the tokenizers ignore it)."""
+    findings = []
+    for name, lines in inputs.files:
+        padded = [i + 1 for i, line in enumerate(lines) if line.strip() and line != line.strip()]
+        if padded:
+            message = (
+                f"{name} has leading or trailing whitespace on {len(padded)} line{_plural(len(padded))} "
+                f"({_where(padded)}); the tokenizers ignore it."
+            )
+            findings.append(LintFinding("info", "whitespace", message))
+    return findings
+
+
+def check_identical(inputs: LintInput) -> list[LintFinding]:
+    """A reference identical to the hypothesis (the same file uploaded twice?)."""
+    hyp_name, hyp_lines = inputs.hypothesis
+    return [
+        LintFinding(
+            "warning",
+            "identical",
+            f"The hypothesis {hyp_name} is identical to the reference {name}, so BLEU is 100. "
+            "Did you upload the same file twice?",
+        )
+        for name, lines in inputs.references
+        if hyp_lines and list(lines) == list(hyp_lines)
+    ]
+
+
+def check_invisible(inputs: LintInput) -> list[LintFinding]:
+    """Invisible control or format characters in the hypothesis, which become part of tokens."""
+    hyp_name, hyp_lines = inputs.hypothesis
+    controls = [i + 1 for i, line in enumerate(hyp_lines) if not line.isprintable() and _has_invisible(line)]
+    if not controls:
+        return []
+    message = (
+        f"{hyp_name} has invisible control or format characters (zero-width, BOM, direction marks) on "
+        f"{len(controls)} line{_plural(len(controls))} ({_where(controls)}); they are part of "
+        "the tokens and can prevent matches."
+    )
+    return [LintFinding("info", "invisible", message)]
+
+
+#: The checks, in the order their findings are listed within a level.
+RULES: tuple[Rule, ...] = (
+    check_references_present,
+    check_line_counts,
+    check_hypothesis_present,
+    check_empty_lines,
+    check_tokenized,
+    check_cjk,
+    check_whitespace,
+    check_identical,
+    check_invisible,
+)
+
+
+def lint_corpus(
+    hypothesis: NamedLines, references: Sequence[NamedLines], tokenize: str, rules: Sequence[Rule] = RULES
+) -> tuple[LintFinding, ...]:
+    """Check a hypothesis file and its reference files with every rule; errors first.  Never raises on text."""
+    inputs = LintInput(hypothesis, references, tokenize)
+    findings = [finding for rule in rules for finding in rule(inputs)]
+    return tuple(sorted(findings, key=lambda finding: LEVELS[finding.level]))

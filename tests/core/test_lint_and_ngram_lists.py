@@ -1,0 +1,84 @@
+"""The input linter's rules one by one, and the n-gram lists on the textbook clipping example."""
+
+from __future__ import annotations
+
+import pytest
+
+from bleu_core import make_options
+from bleu_core.lint import RULES, LintFinding, LintInput, check_empty_lines, check_line_counts, lint_corpus
+from bleu_core.ngram_lists import characteristic_ngrams, ngram_tallies
+
+CLEAN = ("hyp.txt", ["The cat sat on the mat.", "It is raining."])
+CLEAN_REF = ("ref.txt", ["The cat is on the mat.", "It rains."])
+
+
+def test_clean_files_give_no_findings() -> None:
+    inputs = LintInput(CLEAN, [CLEAN_REF], "13a")
+    assert all(rule(inputs) == [] for rule in RULES)
+    assert lint_corpus(CLEAN, [CLEAN_REF], "13a") == ()
+
+
+@pytest.mark.parametrize(
+    ("hypothesis", "references", "tokenize", "codes"),
+    [
+        (CLEAN, [], "13a", ["no-references"]),
+        (CLEAN, [("short.txt", ["one line"])], "13a", ["line-count"]),
+        (("hyp.txt", []), [("ref.txt", [])], "13a", ["empty"]),
+        (("hyp.txt", ["", "x"]), [CLEAN_REF], "13a", ["empty-lines"]),
+        (CLEAN, [("ref.txt", ["", " "])], "13a", ["all-empty"]),
+        (("hyp.txt", ["The cat sat .", "It 's fine ."]), [CLEAN_REF], "13a", ["tokenized"]),
+        (("hyp.txt", ["The cat sat .", "It 's fine ."]), [CLEAN_REF], "none", []),
+        (("hyp.txt", ["我们今天去公园", "他说你好"]), [("ref.txt", ["我们去公园", "你好"])], "13a", ["cjk"]),
+        (("hyp.txt", ["我们今天去公园", "他说你好"]), [("ref.txt", ["我们去公园", "你好"])], "zh", []),
+        (("hyp.txt", [" padded ", "x"]), [CLEAN_REF], "13a", ["whitespace"]),
+        (CLEAN, [("copy.txt", list(CLEAN[1]))], "13a", ["identical"]),
+        (("hyp.txt", ["a\u200bb", "c"]), [CLEAN_REF], "13a", ["invisible"]),
+    ],
+)
+def test_each_rule_finds_its_problem(
+    hypothesis: tuple[str, list[str]], references: list[tuple[str, list[str]]], tokenize: str, codes: list[str]
+) -> None:
+    assert [finding.code for finding in lint_corpus(hypothesis, references, tokenize)] == codes
+
+
+def test_errors_come_first_and_rules_can_be_chosen() -> None:
+    hypothesis = ("hyp.txt", [" x ", "", "y"])
+    references = [("ref.txt", ["a", "b"])]
+    findings = lint_corpus(hypothesis, references, "13a")
+    assert [f.level for f in findings] == sorted((f.level for f in findings), key=["error", "warning", "info"].index)
+    assert [f.code for f in findings] == ["line-count", "empty-lines", "whitespace"]
+    assert [f.code for f in lint_corpus(hypothesis, references, "13a", rules=[check_line_counts])] == ["line-count"]
+
+
+def test_empty_lines_message_follows_the_role_not_the_file_name() -> None:
+    findings = check_empty_lines(LintInput(("same.txt", ["", "x"]), [("same.txt", ["", "y"])], "13a"))
+    assert findings == [
+        LintFinding(
+            "warning", "empty-lines", "same.txt has 1 empty line (line 1); each scores 0 and adds nothing to c."
+        ),
+        LintFinding(
+            "warning",
+            "empty-lines",
+            "same.txt has 1 empty line (line 1); an empty reference has length 0 and matches nothing.",
+        ),
+    ]
+
+
+def test_tallies_on_the_textbook_clipping_example() -> None:
+    # "the" x7 against "the cat is on the mat": clipping keeps 2 of the 7, so 5 are over-generated.
+    tallies = ngram_tallies(["the the the the the the the"], [["the cat is on the mat"]], make_options(max_order=2))
+    assert [(t.ngram, t.count, t.segments) for t in tallies.overgenerated[0]] == [("the", 5, 1)]
+    assert [(t.ngram, t.count) for t in tallies.overgenerated[1]] == [("the the", 6)]
+    assert sorted(t.ngram for t in tallies.missed[0]) == ["cat", "is", "mat", "on"]
+    assert all(t.count == 1 for t in tallies.missed[0])
+    assert len(tallies.missed[1]) == 5  # no reference bigram is produced
+
+
+def test_characteristic_ngrams_count_clipped_matches() -> None:
+    systems = {"A": ["the cat the cat the cat"], "B": ["a dog sat on a mat"]}
+    contrasts = characteristic_ngrams(systems, [["the cat sat on the mat"]], make_options(max_order=1))
+    more_a = {c.ngram: (c.matches, c.others) for c in contrasts["A"][0]}
+    assert more_a == {"the": (2, 0.0), "cat": (1, 0.0)}  # clipped to the reference's 2 "the" and 1 "cat"
+    more_b = {c.ngram: (c.matches, c.others) for c in contrasts["B"][0]}
+    assert more_b == {"sat": (1, 0.0), "on": (1, 0.0), "mat": (1, 0.0)}
+    assert {c.ngram for c in contrasts["B"][1]} == {"the", "cat"}
