@@ -190,7 +190,8 @@ def corpus_bleu(
     return result_from_statistics(stats, options, n_refs)
 
 
-def _sentence_references(references: object) -> list[list[str | None]]:
+def sentence_references(references: object) -> list[list[str | None]]:
+    """One sentence's references (a list of strings), validated, as streams of one segment each."""
     refs = _as_list(references, "references")
     if not refs:
         raise ValueError("no references given; pass at least one reference string")
@@ -208,7 +209,7 @@ def sentence_bleu(
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str; got {type(hypothesis).__name__}")
     resolved = options_from(options, settings, effective_order=True, caller="sentence_bleu")
-    return corpus_bleu([hypothesis], _sentence_references(references), resolved)
+    return corpus_bleu([hypothesis], sentence_references(references), resolved)
 
 
 def sentence_scores(

@@ -15,7 +15,7 @@ from typing import Unpack
 
 import numpy as np
 
-from .api import _sentence_references
+from .api import sentence_references
 from .clipping import clip_counts
 from .options import SMOOTH_DEFAULTS, BleuOptions, OptionSettings, options_from
 from .scoring import score_statistics
@@ -200,7 +200,7 @@ def explain(
     options = options_from(options, settings, effective_order=True, caller="explain")
     if not isinstance(candidate, str):
         raise TypeError(f"candidate must be a str; got {type(candidate).__name__}")
-    refs = [stream[0] for stream in _sentence_references(references)]
+    refs = [stream[0] for stream in sentence_references(references)]
     present = [r for r in refs if r is not None]
     tokens = tokenize_lines([candidate, *present], options.tokenize, options.lowercase)
     cand_tokens, ref_tokens = tokens[0], tokens[1:]

@@ -135,7 +135,7 @@ def _check_weights(weights: object) -> tuple[float, ...]:
     return tuple(value / total for value in values)
 
 
-def _mecab_available() -> bool:
+def mecab_available() -> bool:
     """Whether sacreBLEU's ja-mecab tokenizer can run (it needs the optional MeCab and ipadic packages)."""
     return all(importlib.util.find_spec(module) is not None for module in ("MeCab", "ipadic"))
 
@@ -173,7 +173,7 @@ def make_options(
         raise TypeError(f"tokenize must be a tokenizer name; got {tokenize!r}")
     if tokenize not in TOKENIZERS:
         raise ValueError(f"unknown tokenizer {tokenize!r}; choose one of {', '.join(TOKENIZERS)}")
-    if tokenize == "ja-mecab" and not _mecab_available():
+    if tokenize == "ja-mecab" and not mecab_available():
         raise ValueError(
             "tokenizer 'ja-mecab' needs MeCab and its IPA dictionary, which are not installed; "
             "install them with pip install 'sacrebleu[ja]', or use tokenize='char' for Japanese"

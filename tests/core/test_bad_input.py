@@ -28,7 +28,7 @@ from streamlit.testing.v1 import AppTest
 import bleu_core
 from bleu_core import cli
 from bleu_core.explain import explain
-from bleu_core.options import _mecab_available
+from bleu_core.options import mecab_available
 from bleu_core.reader import InputFileError, check_line_counts, decode_lines
 
 EXPLAIN_PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
@@ -391,7 +391,7 @@ def check_corpus_score(result: dict[str, Any], case: Case, expect: Scores) -> No
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_api(case: Case) -> None:
-    if case.options.get("tokenize") == "ja-mecab" and _mecab_available():
+    if case.options.get("tokenize") == "ja-mecab" and mecab_available():
         pytest.skip("MeCab is installed here")
     if isinstance(case.expect, Fails):
         with pytest.raises(case.expect.error) as raised:
@@ -468,7 +468,7 @@ CLI_CASES = [case for case in CASES if case.cli is not None]
 
 @pytest.mark.parametrize("case", CLI_CASES, ids=case_id)
 def test_cli(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    if case.options.get("tokenize") == "ja-mecab" and _mecab_available():
+    if case.options.get("tokenize") == "ja-mecab" and mecab_available():
         pytest.skip("MeCab is installed here")
     monkeypatch.chdir(tmp_path)
     hyp = write_lines(Path("hyp.txt"), case.hypotheses)
