@@ -45,6 +45,13 @@ class BleuOptions:
                 "build them with make_options(...), which validates every setting"
             )
 
+    def for_counting(self) -> BleuOptions:
+        """Only what the statistics depend on (tokenizer, case, max order); scoring settings at their defaults.
+
+        Statistics cached under these options serve every weighting and smoothing of the same text.
+        """
+        return make_options(tokenize=self.tokenize, lowercase=self.lowercase, max_order=self.max_order)
+
     @property
     def smooth_amount(self) -> float:
         """The value the smoothing method uses (its default when none was given)."""

@@ -15,7 +15,6 @@ from bleu_core import (
     PairedResult,
     SegmentStats,
     corpus_statistics,
-    make_options,
     paired_test_from_stats,
     pairwise_p_values,
     prepare_references,
@@ -28,17 +27,10 @@ from bleu_core.explain import Explanation, explain
 from bleu_core.lint import LintFinding, lint_corpus
 from bleu_core.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, ngram_tallies
 
-Settings = tuple[tuple[str, Any], ...]
-
-
-def settings_key(options: dict[str, Any]) -> Settings:
-    """Options as a hashable, order-independent tuple (tuples for sequences)."""
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
-
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def explain_cached(candidate: str, references: tuple[str, ...], settings: Settings) -> Explanation:
-    return explain(candidate, list(references), **dict(settings))
+def explain_cached(candidate: str, references: tuple[str, ...], options: BleuOptions) -> Explanation:
+    return explain(candidate, list(references), options)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -90,25 +82,20 @@ def corpus_stats_cached(
     key: str,
     _hypotheses: list[str],
     _references: list[list[str | None]],
-    tokenize: str,
-    lowercase: bool,
-    max_order: int,
+    counting: BleuOptions,
 ) -> tuple[SegmentStats, int]:
-    """Per-segment statistics of a corpus (``key`` from :func:`corpus_key` stands for the text)."""
-    options = make_options(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
+    """Per-segment statistics of a corpus (``key`` from :func:`corpus_key` stands for the text); ``counting``
+    holds only what statistics depend on (:meth:`BleuOptions.for_counting`), so every weighting shares them."""
     hyps, streams = check_corpus(_hypotheses, _references)
-    stats, prepared = corpus_statistics(hyps, streams, options)
+    stats, prepared = corpus_statistics(hyps, streams, counting)
     return stats, prepared.n_refs
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def corpus_analysis_cached(
-    key: str, _hypotheses: list[str], _references: list[list[str | None]], settings: Settings
+    key: str, _hypotheses: list[str], _references: list[list[str | None]], options: BleuOptions
 ) -> CorpusAnalysis:
-    options = make_options(**dict(settings))
-    stats, n_refs = corpus_stats_cached(
-        key, _hypotheses, _references, options.tokenize, options.lowercase, options.max_order
-    )
+    stats, n_refs = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
     return analyze_corpus(stats, options, n_refs)
 
 
@@ -116,14 +103,12 @@ def ngram_tallies_cached(
     key: str,
     hypotheses: list[str],
     references: list[list[str | None]],
-    tokenize: str,
-    lowercase: bool,
-    max_order: int,
+    options: BleuOptions,
     progress: Progress | None = None,
 ) -> NgramTallies:
-    options = make_options(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
+    options = options.for_counting()
     return _remember(
-        ("tallies", key, tokenize, lowercase, max_order),
+        ("tallies", key, options),
         lambda: ngram_tallies(hypotheses, references, options, progress=progress),
     )
 
@@ -156,32 +141,28 @@ def systems_stats_cached(
     key: str,
     _systems: dict[str, list[str]],
     _references: list[list[str | None]],
-    tokenize: str,
-    lowercase: bool,
-    max_order: int,
+    counting: BleuOptions,
 ) -> tuple[dict[str, SegmentStats], int]:
     """Segment statistics of every system; the references are tokenized and counted once for all of them."""
     for hyps in _systems.values():
         check_corpus(hyps, _references)
-    prepared = prepare_references(_references, tokenize=tokenize, lowercase=lowercase, max_order=max_order)
+    prepared = prepare_references(
+        _references, tokenize=counting.tokenize, lowercase=counting.lowercase, max_order=counting.max_order
+    )
     return {name: segment_statistics(hyps, prepared) for name, hyps in _systems.items()}, prepared.n_refs
 
 
 def _systems_stats(
-    key: str, systems: dict[str, list[str]], references: list[list[str | None]], settings: Settings
-) -> tuple[dict[str, SegmentStats], int, BleuOptions]:
-    options = make_options(**dict(settings))
-    stats, n_refs = systems_stats_cached(
-        key, systems, references, options.tokenize, options.lowercase, options.max_order
-    )
-    return stats, n_refs, options
+    key: str, systems: dict[str, list[str]], references: list[list[str | None]], options: BleuOptions
+) -> tuple[dict[str, SegmentStats], int]:
+    return systems_stats_cached(key, systems, references, options.for_counting())
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def systems_analyses_cached(
-    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], settings: Settings
+    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], options: BleuOptions
 ) -> dict[str, CorpusAnalysis]:
-    stats, n_refs, options = _systems_stats(key, _systems, _references, settings)
+    stats, n_refs = _systems_stats(key, _systems, _references, options)
     return {name: analyze_corpus(s, options, n_refs) for name, s in stats.items()}
 
 
@@ -189,16 +170,16 @@ def paired_cached(
     key: str,
     systems: dict[str, list[str]],
     references: list[list[str | None]],
-    settings: Settings,
+    options: BleuOptions,
     baseline: str,
     test: str,
     n_samples: int,
     seed: int,
     progress: Progress | None = None,
 ) -> dict[str, PairedResult]:
-    stats, _, options = _systems_stats(key, systems, references, settings)
+    stats, _ = _systems_stats(key, systems, references, options)
     return _remember(
-        ("paired", key, settings, baseline, test, n_samples, seed),
+        ("paired", key, options, baseline, test, n_samples, seed),
         lambda: paired_test_from_stats(
             stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
         ),
@@ -209,15 +190,15 @@ def pairwise_cached(
     key: str,
     systems: dict[str, list[str]],
     references: list[list[str | None]],
-    settings: Settings,
+    options: BleuOptions,
     test: str,
     n_samples: int,
     seed: int,
     progress: Progress | None = None,
 ) -> dict[tuple[str, str], float]:
-    stats, _, options = _systems_stats(key, systems, references, settings)
+    stats, _ = _systems_stats(key, systems, references, options)
     return _remember(
-        ("pairwise", key, settings, test, n_samples, seed),
+        ("pairwise", key, options, test, n_samples, seed),
         lambda: pairwise_p_values(stats, options, test=test, n_samples=n_samples, seed=seed, progress=progress),
     )
 
@@ -226,13 +207,11 @@ def characteristic_cached(
     key: str,
     systems: dict[str, list[str]],
     references: list[list[str | None]],
-    tokenize: str,
-    lowercase: bool,
-    max_order: int,
+    options: BleuOptions,
     progress: Progress | None = None,
 ) -> dict[str, tuple[tuple[NgramContrast, ...], tuple[NgramContrast, ...]]]:
-    options = make_options(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
+    options = options.for_counting()
     return _remember(
-        ("characteristic", key, tokenize, lowercase, max_order),
+        ("characteristic", key, options),
         lambda: characteristic_ngrams(systems, references, options, progress=progress),
     )

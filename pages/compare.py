@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from bleu_core.diagnosis import length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
+from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
 from bleu_core.significance import DEFAULT_SEED
 from pages import cached, compare_views, controls, ensure_app_navigation, views
@@ -137,7 +139,7 @@ def show_segments(
     systems: dict[str, list[str]],
     references: list[list[str | None]],
     source: list[str] | None,
-    settings: dict[str, Any],
+    settings: BleuOptions,
 ) -> None:
     names = list(systems)
     cols = st.columns(2)
@@ -169,13 +171,13 @@ def show_segments(
         st.session_state["cmp_segment"] = int(differ["segment"].iloc[0])
     index = int(st.number_input("Show segment", 1, len(frame), key="cmp_segment")) - 1
     refs = tuple(stream[index] for stream in references if stream[index] is not None)
-    sentence_settings = cached.settings_key({**settings, "effective_order": True})
+    sentence_settings = replace(settings, effective_order=True)
     if source is not None:
         st.text(f"source: {source[index]}")
     for k, reference in enumerate(refs):
         st.text(f"reference {k + 1}: {reference}")
     order = st.segmented_control(
-        "highlight n-grams of order", list(range(1, settings["max_order"] + 1)), default=1, key="cmp_order"
+        "highlight n-grams of order", list(range(1, settings.max_order + 1)), default=1, key="cmp_order"
     )
     left, right = st.columns(2)
     for column, name in ((left, a), (right, b)):
@@ -187,12 +189,10 @@ def show_segments(
 
 
 def show_characteristic(
-    key: str, systems: dict[str, list[str]], references: list[list[str | None]], settings: dict[str, Any]
+    key: str, systems: dict[str, list[str]], references: list[list[str | None]], settings: BleuOptions
 ) -> None:
     bar, report = progress_bar("Counting matched n-grams per system…") if len(references[0]) > 500 else (None, None)
-    contrasts = cached.characteristic_cached(
-        key, systems, references, settings["tokenize"], settings["lowercase"], settings["max_order"], progress=report
-    )
+    contrasts = cached.characteristic_cached(key, systems, references, settings, progress=report)
     if bar is not None:
         bar.empty()
     name = st.selectbox("System", list(systems), key="cmp_char_system")
@@ -244,7 +244,7 @@ def show_heatmap(
     key: str,
     systems: dict[str, list[str]],
     references: list[list[str | None]],
-    settings_key: Any,
+    settings: BleuOptions,
     test: str,
     n_samples: int,
     seed: int,
@@ -253,7 +253,7 @@ def show_heatmap(
     """p-values of every pair of systems, with the number of chance 'significant' results to expect."""
     names = list(systems)
     bar, report = progress_bar("p-values for every pair…")
-    p_values = cached.pairwise_cached(key, systems, references, settings_key, test, n_samples, seed, report)
+    p_values = cached.pairwise_cached(key, systems, references, settings, test, n_samples, seed, report)
     bar.empty()
     where.altair_chart(compare_views.heatmap(p_values, names, alpha), width="stretch")
     pairs = len(names) * (len(names) - 1) // 2
@@ -268,16 +268,15 @@ def render(
     systems: dict[str, list[str]],
     references: list[list[str | None]],
     source: list[str] | None,
-    settings: dict[str, Any],
+    settings: BleuOptions,
 ) -> None:
     names = list(systems)
     baseline, test, n_samples, seed, alpha = test_controls(names)
     key = cached.systems_key(systems, references)
-    settings_key = cached.settings_key(settings)
     with st.spinner("Tokenizing and counting n-grams…"):
-        analyses = cached.systems_analyses_cached(key, systems, references, settings_key)
+        analyses = cached.systems_analyses_cached(key, systems, references, settings)
     bar, report = progress_bar(f"{TESTS[test]}: {n_samples:,} samples…")
-    paired = cached.paired_cached(key, systems, references, settings_key, baseline, test, n_samples, seed, report)
+    paired = cached.paired_cached(key, systems, references, settings, baseline, test, n_samples, seed, report)
     bar.empty()
     frame = compare_views.results_frame(analyses, paired, baseline, alpha)
     show_table(frame, analyses[baseline].result.signature, test, n_samples, seed, alpha, baseline)
@@ -288,7 +287,7 @@ def render(
     buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
     left.altair_chart(compare_views.buckets_chart(buckets), width="stretch")
     if len(names) > 2:
-        show_heatmap(right, key, systems, references, settings_key, test, n_samples, seed, alpha)
+        show_heatmap(right, key, systems, references, settings, test, n_samples, seed, alpha)
 
     segments_tab, ngrams_tab = st.tabs(["Segments", "Characteristic n-grams"])
     with segments_tab:

@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from bleu_core.options import BleuOptions, make_options
 from pages import state as S
 
 
@@ -24,8 +25,8 @@ def _set_uniform(prefix: str) -> None:
         st.session_state[f"{prefix}_w{n}"] = 1.0
 
 
-def bleu_settings(prefix: str) -> dict[str, Any] | None:
-    """Tokenizer, case, smoothing, max n and weights in the sidebar; None while every weight is 0.
+def bleu_settings(prefix: str) -> BleuOptions | None:
+    """Tokenizer, case, smoothing, max n and weights in the sidebar, as one BleuOptions; None while every weight is 0.
 
     Defaults are sacreBLEU's corpus defaults (13a, mixed case, exp smoothing, 4-grams, equal weights).
     """
@@ -61,14 +62,12 @@ def bleu_settings(prefix: str) -> dict[str, Any] | None:
         uniform = len(set(raw)) == 1
         if not uniform:
             st.caption("normalized: " + ", ".join(f"w{n} = {w / total:.3f}" for n, w in enumerate(raw, 1)))
-    options: dict[str, Any] = {
-        "max_order": max_n,
-        "tokenize": ss[f"{prefix}_tokenize"],
-        "lowercase": ss[f"{prefix}_lowercase"],
-        "smooth": smooth,
-        "smooth_value": smooth_value,
-    }
-    if not uniform:
-        # Equal weights are left implicit so that the score is bit-identical to sacreBLEU's mean of logs.
-        options["weights"] = [w / total for w in raw]
-    return options
+    # Equal weights are left implicit so that the score is bit-identical to sacreBLEU's mean of logs.
+    return make_options(
+        max_order=max_n,
+        weights=None if uniform else [w / total for w in raw],
+        tokenize=ss[f"{prefix}_tokenize"],
+        lowercase=ss[f"{prefix}_lowercase"],
+        smooth=smooth,
+        smooth_value=smooth_value,
+    )

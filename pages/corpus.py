@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from bleu_core.diagnosis import CorpusAnalysis, length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
 from pages import cached, controls, corpus_views, ensure_app_navigation, views, walkthrough
 
@@ -152,7 +154,7 @@ def show_segments(
     frame: Any,
     hyps: list[str],
     refs: list[list[str | None]],
-    settings: dict[str, Any],
+    settings: BleuOptions,
 ) -> None:
     top_len = max(int(frame["ref len"].max()), 1)
     cols = st.columns([2, 2, 2, 1])
@@ -193,8 +195,7 @@ def show_segments(
     index = int(st.number_input("Walk through segment", 1, len(frame), key="co_segment")) - 1
     candidate = hyps[index]
     references = tuple(stream[index] for stream in refs if stream[index] is not None)
-    sentence = {**settings, "effective_order": True}
-    trace = cached.explain_cached(candidate, references, cached.settings_key(sentence))
+    trace = cached.explain_cached(candidate, references, replace(settings, effective_order=True))
     st.markdown(
         f"**Segment {index + 1}:** sentence BLEU **{trace.score_100:.2f}** "
         f"(leave-one-out Δ {100 * analysis.leave_one_out[index]:+.3f})"
@@ -206,7 +207,7 @@ def show_segments(
         walkthrough.render(trace, "co_highlight")
 
 
-def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], options: dict[str, Any]) -> None:
+def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], options: BleuOptions) -> None:
     if len(hyps) > LAZY_SEGMENTS and not st.toggle(
         f"Count the n-grams of all {len(hyps):,} segments (takes a while on a corpus this large)", key="co_count_ngrams"
     ):
@@ -216,14 +217,12 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], options
         key,
         hyps,
         refs,
-        options["tokenize"],
-        options["lowercase"],
-        options["max_order"],
+        options,
         progress=(lambda done: bar.progress(done, "Counting n-grams…")) if bar is not None else None,
     )
     if bar is not None:
         bar.empty()
-    order = st.segmented_control("order", list(range(1, options["max_order"] + 1)), default=1, key="co_tally_order")
+    order = st.segmented_control("order", list(range(1, options.max_order + 1)), default=1, key="co_tally_order")
     n = (order or 1) - 1
     left, right = st.columns(2)
     left.markdown("**Most missed** — in a reference, not produced")
@@ -259,11 +258,11 @@ elif settings is not None:
     names = (hypothesis[0], *(name for name, _ in references))
     hyps = hypothesis[1]
     refs = [lines for _, lines in references]
-    if show_findings(names, hyps, refs, settings["tokenize"]):
+    if show_findings(names, hyps, refs, settings.tokenize):
         streams: list[list[str | None]] = [list(lines) for lines in refs]
         key = cached.corpus_key(hyps, streams)
         with st.spinner("Tokenizing and counting n-grams…"):
-            analysis = cached.corpus_analysis_cached(key, hyps, streams, cached.settings_key(settings))
+            analysis = cached.corpus_analysis_cached(key, hyps, streams, settings)
         show_score(analysis)
         frame = corpus_views.segment_frame(analysis, hyps, streams)
         segments_tab, ngrams_tab, lengths_tab = st.tabs(["Segments", "N-grams", "Lengths"])

@@ -8,6 +8,7 @@ import streamlit as st
 
 from bleu_core.examples import DEFAULT_PRESET, PRESETS, Preset
 from bleu_core.explain import nltk_smoothing_scores, smoothing_alternatives
+from bleu_core.options import BleuOptions, make_options
 from bleu_core.reader import InputFileError
 from pages import cached, controls, ensure_app_navigation, views, walkthrough
 from pages import state as S
@@ -118,7 +119,7 @@ def initialize() -> list[str]:
     return problems
 
 
-def sidebar() -> tuple[dict[str, Any] | None, list[float]]:
+def sidebar() -> tuple[BleuOptions | None, list[float]]:
     ss = st.session_state
     with st.sidebar:
         st.header("Settings")
@@ -149,15 +150,15 @@ def sidebar() -> tuple[dict[str, Any] | None, list[float]]:
         st.checkbox("effective order", key=S.EFFECTIVE, help="ignore orders the candidate is too short to have")
     if total <= 0:
         return None, raw
-    options = {
-        "max_order": max_n,
-        "weights": [w / total for w in raw],
-        "tokenize": ss[S.TOKENIZE],
-        "lowercase": ss[S.LOWERCASE],
-        "smooth": ss[S.SMOOTH],
-        "smooth_value": smooth_value,
-        "effective_order": ss[S.EFFECTIVE],
-    }
+    options = make_options(
+        max_order=max_n,
+        weights=[w / total for w in raw],
+        tokenize=ss[S.TOKENIZE],
+        lowercase=ss[S.LOWERCASE],
+        smooth=ss[S.SMOOTH],
+        smooth_value=smooth_value,
+        effective_order=ss[S.EFFECTIVE],
+    )
     return options, raw
 
 
@@ -182,29 +183,29 @@ def inputs() -> tuple[str, list[str]]:
     return st.session_state[S.CANDIDATE], references
 
 
-def preset_is_shown(preset: Preset, candidate: str, references: list[str], options: dict[str, Any]) -> bool:
+def preset_is_shown(preset: Preset, candidate: str, references: list[str], options: BleuOptions) -> bool:
     """The example's lesson applies only while its text and settings are unchanged."""
     values = preset_values(preset)
     weights = values["weights"] or [1.0] * values["max_order"]
     total = sum(weights)
-    same_weights = len(weights) == len(options["weights"]) and all(
-        abs(w / total - v) < 1e-9 for w, v in zip(weights, options["weights"], strict=True)
+    same_weights = len(weights) == len(options.weights) and all(
+        abs(w / total - v) < 1e-9 for w, v in zip(weights, options.weights, strict=True)
     )
     return (
         candidate == values["candidate"]
         and references == values["references"]
-        and options["max_order"] == values["max_order"]
+        and options.max_order == values["max_order"]
         and same_weights
-        and options["tokenize"] == values["tokenize"]
-        and options["smooth"] == values["smooth"]
-        and options["lowercase"] == values["lowercase"]
-        and options["effective_order"] == values["effective_order"]
+        and options.tokenize == values["tokenize"]
+        and options.smooth == values["smooth"]
+        and options.lowercase == values["lowercase"]
+        and options.effective_order == values["effective_order"]
     )
 
 
-def render(candidate: str, references: list[str], options: dict[str, Any]) -> None:
+def render(candidate: str, references: list[str], options: BleuOptions) -> None:
     try:
-        trace = cached.explain_cached(candidate, tuple(references), cached.settings_key(options))
+        trace = cached.explain_cached(candidate, tuple(references), options)
     except (ValueError, TypeError) as error:
         st.error(f"Cannot score this input: {error}")
         return
@@ -218,7 +219,7 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
     cols[2].metric("brevity penalty", f"{trace.bp:.4f}")
     cols[3].metric("c / r", f"{trace.length.candidate_length} / {trace.length.chosen_length}")
 
-    for message in cached.script_warnings(candidate, tuple(references), options["tokenize"]):
+    for message in cached.script_warnings(candidate, tuple(references), options.tokenize):
         st.warning(message)
 
     if trace.zero_orders:
@@ -246,13 +247,13 @@ def render(candidate: str, references: list[str], options: dict[str, Any]) -> No
     controls.download_button(cols[1], "Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv")
 
 
-def sync_query(candidate: str, references: list[str], options: dict[str, Any] | None, raw: list[float]) -> None:
+def sync_query(candidate: str, references: list[str], options: BleuOptions | None, raw: list[float]) -> None:
     ss = st.session_state
     wanted = S.build_query(
         candidate,
         references,
         ss[S.MAX_N],
-        raw if options is None else options["weights"],
+        raw if options is None else list(options.weights),
         ss[S.TOKENIZE],
         ss[S.SMOOTH],
         ss[S.LOWERCASE],
