@@ -1,10 +1,10 @@
 """What every re-implemented tool shares: its description record, the trace it returns, and the counts it starts from.
 
 A tool module computes one :class:`ToolTrace` (every intermediate, with a phrase saying how the tool got it) and
-reads its score off that trace.  The counts come from bleu_core's own rules: clipping from
-:func:`bleu_core.clipping.clipped_matches`, totals and the closest reference length (ties to the shorter) from
-:meth:`bleu_core.statistics.SegmentStats.from_counts`.  A tool that deviates (NLTK's denominators of at least 1,
-HF's shortest reference, torchmetrics' tie-break) states the deviation in its own module.
+reads its score off that trace.  The counts come from bleu_core's own rules (:func:`count_corpus`): clipped
+matches and n-gram totals from :func:`bleu_core.clipping.clipped_matches`, the closest reference length (ties to
+the shorter) from :func:`bleu_core.statistics.closest_ref_length`.  A tool that deviates (NLTK's denominators of
+at least 1, HF's shortest reference, torchmetrics' tie-break) states the deviation in its own module.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 
 from ..clipping import clipped_matches
 from ..scoring import brevity_penalty
-from ..statistics import SegmentStats
+from ..statistics import SegmentStats, closest_ref_length
 
 Tokens = Sequence[str]
 
@@ -148,38 +148,65 @@ class ImplementationTrace:
 
 @dataclass(frozen=True, slots=True)
 class CorpusCounts:
-    """Clipped counts of a tokenized corpus by bleu_core's rules, summed, and every reference length a tool may need."""
+    """Clipped counts of a tokenized corpus by bleu_core's rules, per segment and summed, and every reference
+    length a tool may need (a tool that deviates from the closest-reference rule starts from those)."""
 
-    stats: SegmentStats  # per segment: matches, totals max(c - n + 1, 0), c, closest r (ties to the shorter)
+    max_order: int
+    segment_matches: tuple[tuple[int, ...], ...]  # [segment][order - 1], from :func:`clipping.clipped_matches`
+    segment_totals: tuple[tuple[int, ...], ...]  # [segment][order - 1]: max(c - n + 1, 0), from the same call
+    candidate_lengths: tuple[int, ...]
     reference_lengths: tuple[tuple[int, ...], ...]  # per segment, each reference's length
-    matches: tuple[int, ...]  # clipped matches per order, summed over segments
-    totals: tuple[int, ...]  # candidate n-grams per order, summed over segments
-    candidate_length: int  # c
-    closest_length: int  # r by the shared rule: each segment's closest reference length (ties to the shorter), summed
-    empty_segments: tuple[int, ...]  # per order, the segments without candidate n-grams of that order
+    closest_length: int  # r by the shared rule (statistics.closest_ref_length: ties to the shorter), summed
+
+    @property
+    def segments(self) -> int:
+        return len(self.candidate_lengths)
+
+    @property
+    def candidate_length(self) -> int:
+        """c: the candidate lengths summed."""
+        return sum(self.candidate_lengths)
+
+    @property
+    def matches(self) -> tuple[int, ...]:
+        """Clipped matches per order, summed over segments."""
+        return tuple(map(sum, zip(*self.segment_matches, strict=True))) or (0,) * self.max_order
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Candidate n-grams per order, summed over segments."""
+        return tuple(map(sum, zip(*self.segment_totals, strict=True))) or (0,) * self.max_order
+
+    @property
+    def empty_segments(self) -> tuple[int, ...]:
+        """Per order, the segments without candidate n-grams of that order (NLTK counts a phantom one for each)."""
+        return tuple(row.count(0) for row in zip(*self.segment_totals, strict=True)) or (0,) * self.max_order
+
+    def statistics(self) -> SegmentStats:
+        """The segment statistics of bleu_core's engine (:meth:`SegmentStats.from_counts`) for these counts."""
+        widest = max((len(row) for row in self.reference_lengths), default=1)
+        padded = [[*row, *([-1] * (widest - len(row)))] for row in self.reference_lengths]  # -1: no such reference
+        return SegmentStats.from_counts(self.segment_matches, self.candidate_lengths, padded)
 
 
 def count_corpus(candidates: Sequence[Tokens], references: Sequence[Sequence[Tokens]], max_order: int) -> CorpusCounts:
     """Clipped matches of orders 1..``max_order`` and lengths of every segment (``references[i]``: segment i's)."""
-    if not candidates:
-        stats = SegmentStats.empty(max_order)
-        return CorpusCounts(stats, (), (0,) * max_order, (0,) * max_order, 0, 0, (0,) * max_order)
     orders = range(1, max_order + 1)
-    matches = [[clipped_matches(c, refs, n)[0] for n in orders] for c, refs in zip(candidates, references, strict=True)]
+    counted = [[clipped_matches(c, refs, n) for n in orders] for c, refs in zip(candidates, references, strict=True)]
     lengths = tuple(tuple(len(ref) for ref in refs) for refs in references)
-    widest = max(len(row) for row in lengths)
-    padded = [[*row, *([-1] * (widest - len(row)))] for row in lengths]  # -1: no such reference
-    stats = SegmentStats.from_counts(matches, [len(c) for c in candidates], padded)
-    totals = stats.totals.tolist()
-    # Column sums in plain Python: cheaper than numpy's reductions for the one-segment corpora of sentence scores.
+    hyp_lens = tuple(len(c) for c in candidates)
+    closest = 0
+    if candidates:
+        widest = max(len(row) for row in lengths)
+        padded = [[*row, *([-1] * (widest - len(row)))] for row in lengths]  # -1: no such reference
+        closest = int(closest_ref_length(np.array(hyp_lens), np.array(padded, dtype=np.int64)).sum())
     return CorpusCounts(
-        stats,
+        max_order,
+        tuple(tuple(m for m, _ in row) for row in counted),
+        tuple(tuple(t for _, t in row) for row in counted),
+        hyp_lens,
         lengths,
-        tuple(map(sum, zip(*matches, strict=True))),
-        tuple(map(sum, zip(*totals, strict=True))),
-        sum(len(c) for c in candidates),
-        sum(stats.ref_len.tolist()),
-        tuple(sum(1 for row in totals if row[i] == 0) for i in range(max_order)),
+        closest,
     )
 
 

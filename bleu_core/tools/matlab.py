@@ -51,7 +51,7 @@ IMPLEMENTATION = Implementation(
 def trace_matlab(candidate: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions) -> ToolTrace:
     """MATLAB's score of one tokenized candidate, every step kept (``options``: no smoothing, the weights)."""
     counts = count_corpus([candidate], [references], options.max_order)
-    arrays = score_statistics(counts.stats, options)
+    arrays = score_statistics(counts.statistics(), options)
     precisions, weights = arrays.precisions[0], arrays.weights[0]
     orders = tuple(
         OrderStep(n, m, t, float(precisions[n - 1]), float(weights[n - 1]), unsmoothed_note(n, m, t))

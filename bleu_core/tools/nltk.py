@@ -173,7 +173,7 @@ def _orders(
         else:
             p = p_n[i]
             note = _precision_note(method, m, d, p, epsilon)
-        steps.append(OrderStep(i + 1, m, d, float(p), w, note + _floor_note(empty[i], len(counts.stats), i + 1)))
+        steps.append(OrderStep(i + 1, m, d, float(p), w, note + _floor_note(empty[i], counts.segments, i + 1)))
     return tuple(steps)
 
 

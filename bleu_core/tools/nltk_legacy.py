@@ -53,8 +53,9 @@ def trace_nltk_legacy(
     c, r = counts.candidate_length, counts.closest_length
     bp = brevity_penalty(r, c)
     orders = []
-    for n, (m, d, w) in enumerate(zip(counts.matches, denominators(counts)[0], weights, strict=True), start=1):
-        floor = "" if counts.totals[n - 1] else f" (there are no {n}-grams; NLTK divides by at least 1)"
+    steps = zip(counts.matches, counts.totals, denominators(counts)[0], weights, strict=True)
+    for n, (m, t, d, w) in enumerate(steps, start=1):
+        floor = "" if t else f" (there are no {n}-grams; NLTK divides by at least 1)"
         p = Fraction(m, d)
         if p > 0:
             orders.append(OrderStep(n, m, d, float(p), w, plain_note(m, d) + floor))
