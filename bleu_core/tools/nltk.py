@@ -139,7 +139,7 @@ def _floor_note(empty_segments: int, segments: int, order: int) -> str:
         return ""
     if segments == 1:
         return f" (there are no {order}-grams; NLTK divides by at least 1)"
-    return f" ({empty_segments} segments have no {order}-grams; NLTK divides each by at least 1)"
+    return f" (no {order}-grams in {empty_segments} of {segments} segments; NLTK divides each by at least 1)"
 
 
 def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -> str:
