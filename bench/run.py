@@ -278,8 +278,8 @@ def sacre_sentences(hyps: Sequence[str], refs: Streams, tokenize: str) -> list[f
 
 
 def ours_nltk(hyps: Sequence[str], refs: Streams) -> list[float]:
-    """``bleu_core.compat.nltk_sentence_bleu`` (method1) on whitespace tokens, per segment, ×100."""
-    from bleu_core.compat import nltk_sentence_bleu
+    """``bleu_core.tools.nltk.nltk_sentence_bleu`` (method1) on whitespace tokens, per segment, ×100."""
+    from bleu_core.tools.nltk import nltk_sentence_bleu
 
     return [
         100.0 * nltk_sentence_bleu([stream[i].split() for stream in refs], hyp.split(), smoothing="method1")
@@ -610,7 +610,7 @@ def bench_sentences(corpora: list[Corpus], repeat: int) -> list[Row]:
 
 
 def bench_nltk(corpora: list[Corpus], repeat: int) -> list[Row]:
-    """Task 2b: NLTK sentence_bleu (method1, whitespace tokens) vs bleu_core.compat, 13a pairs only."""
+    """Task 2b: NLTK sentence_bleu (method1, whitespace tokens) vs bleu_core.tools.nltk, 13a pairs only."""
     rows = []
     for corpus in corpora:
         if corpus.tokenize != "13a":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Generic, TypeVar
 
 Token = TypeVar("Token", bound=Hashable)
@@ -73,6 +74,18 @@ def clip_counts(candidate: Sequence[Token], references: Sequence[Sequence[Token]
 
 
 def clipped_matches(candidate: Sequence[Token], references: Sequence[Sequence[Token]], n: int) -> tuple[int, int]:
-    """(clipped matches, candidate n-grams) of order ``n``: the two numbers a score needs, without the table."""
-    clipped = clip_counts(candidate, references, n)
-    return clipped.matches, clipped.total
+    """(clipped matches, candidate n-grams) of order ``n``: the two numbers a score needs, without the table.
+
+    The same rule as :func:`clip_counts` (min of the candidate count and the largest single-reference count),
+    looked up for the candidate's n-grams only: the re-implemented tools call this once per segment and order.
+    """
+    counts = ngram_counts(candidate, n)
+    if not counts:
+        return 0, 0
+    if not references:
+        return 0, len(candidate) - n + 1
+    # Each reference's count of every candidate n-gram (0 where it has none), in the candidate's order ...
+    per_reference = [map(ngram_counts(reference, n).get, counts, repeat(0)) for reference in references]
+    # ... their maximum, and the candidate count clipped to it; map keeps the loop in C (this is the hot path).
+    most = map(max, *per_reference) if len(per_reference) > 1 else per_reference[0]
+    return sum(map(min, counts.values(), most)), len(candidate) - n + 1

@@ -255,23 +255,3 @@ def smoothing_alternatives(explanation: Explanation) -> dict[str, float]:
         options = replace(base, smooth=method, smooth_value=None)
         out[method] = float(score_statistics(stats, options).score[0])
     return out
-
-
-def nltk_smoothing_scores(explanation: Explanation) -> dict[str, float]:
-    """NLTK's sentence_bleu under each of its smoothing methods (method0-7), on the same tokens and weights.
-
-    NLTK's rules differ from sacreBLEU's (see :mod:`bleu_core.compat`); NaN where NLTK itself fails.
-    """
-    from .compat import NLTK_SMOOTHING_METHODS, OriginalToolError, nltk_sentence_bleu
-
-    references = [list(tokens) for tokens in explanation.reference_tokens]
-    out = {}
-    for method in NLTK_SMOOTHING_METHODS:
-        try:
-            score = nltk_sentence_bleu(
-                references, list(explanation.candidate_tokens), explanation.options.weights, smoothing=method
-            )
-        except OriginalToolError:
-            score = math.nan
-        out[method] = float(score)
-    return out

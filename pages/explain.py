@@ -7,9 +7,10 @@ from typing import Any
 import streamlit as st
 
 from bleu_core.examples import DEFAULT_PRESET, PRESETS, Preset
-from bleu_core.explain import nltk_smoothing_scores, smoothing_alternatives
+from bleu_core.explain import smoothing_alternatives
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.reader import InputFileError
+from bleu_core.tools.nltk import nltk_smoothing_scores
 from pages import cached, controls, ensure_app_navigation, views, walkthrough
 from pages import state as S
 

@@ -7,16 +7,16 @@ from typing import Any
 import streamlit as st
 
 from bleu_core import reader
-from bleu_core.compat import IMPLEMENTATIONS, compare_corpus_implementations, compare_implementations
-from bleu_core.differences import (
-    Divergence,
+from bleu_core.divergence import Divergence, compare_traces
+from bleu_core.explain import Explanation, explain
+from bleu_core.mistakes import MistakeCheck, common_mistakes
+from bleu_core.tools import (
+    IMPLEMENTATIONS,
     ImplementationTrace,
-    MistakeCheck,
-    common_mistakes,
-    compare_traces,
+    compare_corpus_implementations,
+    compare_implementations,
     trace_implementations,
 )
-from bleu_core.explain import Explanation, explain
 from pages import ensure_app_navigation, views
 from pages import implementations_views as iv
 

@@ -14,8 +14,9 @@ import altair as alt
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from bleu_core.compat import IMPLEMENTATIONS, Implementation
-from bleu_core.differences import STEP_SETTINGS, Divergence, ImplementationTrace, MistakeCheck, compare_traces, number
+from bleu_core.divergence import STEP_SETTINGS, Divergence, compare_traces
+from bleu_core.mistakes import MistakeCheck
+from bleu_core.tools import IMPLEMENTATIONS, Implementation, ImplementationTrace, number
 
 #: The built-in example: a short sentence with no 3- or 4-gram match and two references of different lengths,
 #: so smoothing, zero handling and the reference-length rule all change the number.

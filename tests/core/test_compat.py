@@ -17,21 +17,19 @@ from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_core
 from bleu_core import compat
-from bleu_core.compat import (
+from bleu_core.tools import (
     IMPLEMENTATIONS,
     OriginalToolError,
     compare_corpus_implementations,
     compare_implementations,
-    hf_evaluate_bleu,
-    matlab_bleu_evaluation_score,
-    multi_bleu_perl,
-    nltk_corpus_bleu,
-    nltk_legacy_sentence_bleu,
-    nltk_sentence_bleu,
-    sacrebleu_corpus_bleu,
-    sacrebleu_sentence_bleu,
-    torchmetrics_bleu,
 )
+from bleu_core.tools.hf_evaluate import hf_evaluate_bleu
+from bleu_core.tools.matlab import matlab_bleu_evaluation_score
+from bleu_core.tools.multi_bleu import multi_bleu_perl
+from bleu_core.tools.nltk import nltk_corpus_bleu, nltk_sentence_bleu
+from bleu_core.tools.nltk_legacy import nltk_legacy_sentence_bleu
+from bleu_core.tools.sacrebleu import sacrebleu_corpus_bleu, sacrebleu_sentence_bleu
+from bleu_core.tools.torchmetrics import torchmetrics_bleu
 
 
 def words(text: str) -> list[str]:

@@ -1,23 +1,20 @@
-"""Where two tools part ways and what write-up mistakes cost: traces equal compat, sentences carry the numbers."""
+"""Where two tools part ways and what write-up mistakes cost: traces are the tools' scores, sentences carry numbers."""
 
 from __future__ import annotations
 
 import math
 import sys
+import warnings
 
 import pytest
 import sacrebleu
 from hypothesis import given
 from hypothesis import strategies as st
+from nltk.translate import bleu_score as nltk_bleu
 
-from bleu_core.compat import IMPLEMENTATIONS, compare_implementations
-from bleu_core.differences import (
-    common_mistakes,
-    compare_traces,
-    pretokenize,
-    trace_implementation,
-    trace_implementations,
-)
+from bleu_core.divergence import compare_traces
+from bleu_core.mistakes import common_mistakes, pretokenize
+from bleu_core.tools import IMPLEMENTATIONS, compare_implementations, trace_implementation, trace_implementations
 
 # No 3- or 4-gram match; c = 9, reference lengths 11 and 6, so r = 11 (closest) but 6 for HF (shortest).
 CANDIDATE = "the bakery sold the well-known rye bread by noon"
@@ -27,16 +24,27 @@ words = st.lists(st.sampled_from(["a", "b", "c", "a.", "b,", "don't", "x-y", "(c
 
 
 @given(words, st.lists(words, min_size=1, max_size=3))
-def test_every_trace_reproduces_the_tool_score(candidate: str, references: list[str]) -> None:
+def test_every_trace_is_the_tool_score(candidate: str, references: list[str]) -> None:
+    # The comparison table reads each tool's score off its trace; where the real package is installed
+    # (sacreBLEU, NLTK) the trace's score equals it.
     rows = compare_implementations(candidate, references)
-    for (impl, _, unit), trace in zip(rows, trace_implementations(candidate, references), strict=True):
+    traces = {t.implementation.key: t for t in trace_implementations(candidate, references)}
+    for impl, native, unit in rows:
+        trace = traces[impl.key]
         assert trace.implementation == impl
-        if math.isnan(unit):
-            assert math.isnan(trace.score)
-        else:
-            assert math.isclose(trace.score, unit, rel_tol=1e-12, abs_tol=0.0), (impl.key, trace.score, unit)
+        assert (math.isnan(native) and math.isnan(trace.native_score)) or trace.native_score == native
+        assert (math.isnan(unit) and math.isnan(trace.score)) or math.isclose(trace.score, unit, rel_tol=1e-15)
         # A tool compared with itself agrees everywhere.
         assert compare_traces(trace, trace).first_difference is None
+    sacre = sacrebleu.sentence_bleu(candidate, references).score / 100
+    assert math.isclose(traces["sacrebleu"].score, sacre, rel_tol=1e-12, abs_tol=0.0)
+    tokens, refs = candidate.split(), [ref.split() for ref in references]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for key, smoother in (("nltk", "method0"), ("nltk-method1", "method1")):
+            smooth = getattr(nltk_bleu.SmoothingFunction(), smoother)
+            real = nltk_bleu.sentence_bleu(refs, tokens, smoothing_function=smooth)
+            assert math.isclose(traces[key].score, real, rel_tol=1e-12, abs_tol=0.0), (key, traces[key].score, real)
 
 
 def test_nltk_against_sacrebleu_on_the_example() -> None:

@@ -12,8 +12,8 @@ import sacrebleu
 from nltk.translate import bleu_score as nltk_bleu
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.compat import IMPLEMENTATIONS, compare_corpus_implementations, compare_implementations
-from bleu_core.differences import common_mistakes, number
+from bleu_core.mistakes import common_mistakes
+from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations, compare_implementations, number
 from pages.implementations_views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES, HIGHLIGHT, md_text
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations.py")

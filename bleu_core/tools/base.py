@@ -1,0 +1,264 @@
+"""What every re-implemented tool shares: its description record, the trace it returns, and the counts it starts from.
+
+A tool module computes one :class:`ToolTrace` (every intermediate, with a phrase saying how the tool got it) and
+reads its score off that trace.  The counts come from bleu_core's own rules (:func:`count_corpus`): clipped
+matches and n-gram totals from :func:`bleu_core.clipping.clipped_matches`, the closest reference length (ties to
+the shorter) from :func:`bleu_core.statistics.closest_ref_length`.  A tool that deviates (NLTK's denominators of
+at least 1, HF's shortest reference, torchmetrics' tie-break) states the deviation in its own module.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..clipping import clipped_matches
+from ..scoring import brevity_penalty
+from ..statistics import SegmentStats, closest_ref_length
+
+Tokens = Sequence[str]
+
+#: ``ref_length_rule`` values of :class:`Implementation`.
+CLOSEST = "closest, ties shorter"
+CLOSEST_FIRST = "closest, ties first"
+SHORTEST = "shortest"
+
+
+class OriginalToolError(ValueError):
+    """The original tool fails on this input (raises or dies); the message says how.
+
+    :func:`bleu_core.tools.compare_implementations` reports such a tool's score as NaN.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Implementation:
+    """The choices that make one tool's BLEU differ from another's, in words."""
+
+    key: str
+    name: str
+    tokenizer: str
+    smoothing: str
+    ref_length_rule: str  # CLOSEST | SHORTEST | CLOSEST_FIRST
+    zero_handling: str
+    weights: str
+    scale: str  # "0-1" | "0-100"
+    description: str
+    source: str = ""  # where the original rules live (package and file)
+    short_name: str = ""  # for sentences like "NLTK substitutes ..."; the name when empty
+    corpus_level: bool = True  # False: the tool (or its re-implementation here) scores single sentences only
+
+    @property
+    def label(self) -> str:
+        """The short name when there is one."""
+        return self.short_name or self.name
+
+
+@dataclass(frozen=True, slots=True)
+class OrderStep:
+    """One n-gram order as one tool uses it."""
+
+    order: int
+    matches: int
+    total: int  # the denominator the tool divides by (NLTK: at least 1 per segment)
+    precision: float  # the p_n that enters the log; 0.0 when the tool keeps a zero
+    weight: float  # the weight this order gets (0 when the tool leaves it out)
+    note: str  # how the tool got ``precision`` from matches/total, as a verb phrase ("uses 3/8 = 0.375")
+
+    @property
+    def fraction(self) -> str:
+        return f"{self.matches}/{self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolTrace:
+    """One tool's BLEU of a tokenized corpus (a sentence is a corpus of one segment), every step kept.
+
+    ``failure`` is non-empty where the original tool raises or dies; ``score`` is then NaN and
+    :meth:`checked_score` raises :class:`OriginalToolError` with that message.
+    """
+
+    orders: tuple[OrderStep, ...]
+    candidate_length: int
+    reference_length: int
+    length_note: str  # how r was chosen
+    bp: float
+    rule: str  # the rule that decided the score when it is not BP·exp(Σ w·log p); "" otherwise
+    score: float  # in [0, 1]; NaN where the tool has no score or fails
+    failure: str = ""
+
+    def checked_score(self) -> float:
+        """The score, or :class:`OriginalToolError` where the original tool fails."""
+        if self.failure:
+            raise OriginalToolError(self.failure)
+        return self.score
+
+
+@dataclass(frozen=True, slots=True)
+class ImplementationTrace:
+    """One tool's sentence BLEU as the pages show it: the tool, its tokens and its :class:`ToolTrace`'s steps."""
+
+    implementation: Implementation
+    tokenizer: str  # "13a" or "whitespace"
+    candidate_tokens: tuple[str, ...]
+    reference_tokens: tuple[tuple[str, ...], ...]
+    orders: tuple[OrderStep, ...]
+    candidate_length: int
+    reference_length: int
+    length_note: str
+    bp: float
+    rule: str
+    score: float  # in [0, 1]; NaN where the tool has no score or fails
+
+    @staticmethod
+    def of(
+        implementation: Implementation,
+        tokenizer: str,
+        candidate: Tokens,
+        references: Sequence[Tokens],
+        steps: ToolTrace,
+    ) -> ImplementationTrace:
+        """The sentence view of ``steps``, computed on ``candidate`` and ``references``."""
+        return ImplementationTrace(
+            implementation=implementation,
+            tokenizer=tokenizer,
+            candidate_tokens=tuple(candidate),
+            reference_tokens=tuple(tuple(ref) for ref in references),
+            orders=steps.orders,
+            candidate_length=steps.candidate_length,
+            reference_length=steps.reference_length,
+            length_note=steps.length_note,
+            bp=steps.bp,
+            rule=steps.rule,
+            score=steps.score,
+        )
+
+    @property
+    def native_score(self) -> float:
+        """The score on the tool's own scale."""
+        return 100 * self.score if self.implementation.scale == "0-100" else self.score
+
+    @property
+    def final_rule(self) -> str:
+        return self.rule or "BLEU = BP·exp(Σ w_n·log p_n)"
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusCounts:
+    """Clipped counts of a tokenized corpus by bleu_core's rules, per segment and summed, and every reference
+    length a tool may need (a tool that deviates from the closest-reference rule starts from those)."""
+
+    max_order: int
+    segment_matches: tuple[tuple[int, ...], ...]  # [segment][order - 1], from :func:`clipping.clipped_matches`
+    segment_totals: tuple[tuple[int, ...], ...]  # [segment][order - 1]: max(c - n + 1, 0), from the same call
+    candidate_lengths: tuple[int, ...]
+    reference_lengths: tuple[tuple[int, ...], ...]  # per segment, each reference's length
+    closest_length: int  # r by the shared rule (statistics.closest_ref_length: ties to the shorter), summed
+
+    @property
+    def segments(self) -> int:
+        return len(self.candidate_lengths)
+
+    @property
+    def candidate_length(self) -> int:
+        """c: the candidate lengths summed."""
+        return sum(self.candidate_lengths)
+
+    @property
+    def matches(self) -> tuple[int, ...]:
+        """Clipped matches per order, summed over segments."""
+        return tuple(map(sum, zip(*self.segment_matches, strict=True))) or (0,) * self.max_order
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Candidate n-grams per order, summed over segments."""
+        return tuple(map(sum, zip(*self.segment_totals, strict=True))) or (0,) * self.max_order
+
+    @property
+    def empty_segments(self) -> tuple[int, ...]:
+        """Per order, the segments without candidate n-grams of that order (NLTK counts a phantom one for each)."""
+        return tuple(row.count(0) for row in zip(*self.segment_totals, strict=True)) or (0,) * self.max_order
+
+    def statistics(self) -> SegmentStats:
+        """The segment statistics of bleu_core's engine (:meth:`SegmentStats.from_counts`) for these counts."""
+        widest = max((len(row) for row in self.reference_lengths), default=1)
+        padded = [[*row, *([-1] * (widest - len(row)))] for row in self.reference_lengths]  # -1: no such reference
+        return SegmentStats.from_counts(self.segment_matches, self.candidate_lengths, padded)
+
+
+def count_corpus(candidates: Sequence[Tokens], references: Sequence[Sequence[Tokens]], max_order: int) -> CorpusCounts:
+    """Clipped matches of orders 1..``max_order`` and lengths of every segment (``references[i]``: segment i's)."""
+    orders = range(1, max_order + 1)
+    counted = [[clipped_matches(c, refs, n) for n in orders] for c, refs in zip(candidates, references, strict=True)]
+    lengths = tuple(tuple(len(ref) for ref in refs) for refs in references)
+    hyp_lens = tuple(len(c) for c in candidates)
+    closest = 0
+    if candidates:
+        widest = max(len(row) for row in lengths)
+        padded = [[*row, *([-1] * (widest - len(row)))] for row in lengths]  # -1: no such reference
+        closest = int(closest_ref_length(np.array(hyp_lens), np.array(padded, dtype=np.int64)).sum())
+    return CorpusCounts(
+        max_order,
+        tuple(tuple(m for m, _ in row) for row in counted),
+        tuple(tuple(t for _, t in row) for row in counted),
+        hyp_lens,
+        lengths,
+        closest,
+    )
+
+
+def number(value: float) -> str:
+    """A precision or score for a sentence: 4 significant digits, 2 for the tiny ones (2.2e-308)."""
+    if math.isnan(value):
+        return "NaN"
+    if value != 0 and abs(value) < 1e-4:
+        return f"{value:.2g}"
+    return f"{value:.4g}"
+
+
+def plain_note(matches: int, total: int) -> str:
+    """The note of an order used as counted: ``uses 3/8 = 0.375``."""
+    return f"uses {matches}/{total} = {number(matches / total)}"
+
+
+def unsmoothed_note(order: int, matches: int, total: int) -> str:
+    """The note of an order in a tool without smoothing, where a zero stays a zero."""
+    if total == 0:
+        return f"has no {order}-grams to count: 0"
+    if matches == 0:
+        return f"keeps 0/{total} = 0 (no smoothing)"
+    return plain_note(matches, total)
+
+
+def first_zero(orders: Sequence[OrderStep]) -> OrderStep | None:
+    """The first weighted order whose precision is 0 (it zeroes an unsmoothed score)."""
+    return next((o for o in orders if o.precision == 0 and o.weight > 0), None)
+
+
+def shared_brevity_penalty(candidate_length: int, reference_length: int) -> float:
+    """bleu_core's BP (:func:`bleu_core.scoring.brevity_penalty`) of one c and r."""
+    return float(brevity_penalty(np.array([candidate_length]), np.array([reference_length]))[0])
+
+
+def length_note(rule: str, candidate_length: int, lengths: Sequence[Sequence[int]], chosen: int) -> str:
+    """How r was chosen, in words (``lengths``: each segment's reference lengths)."""
+    if len(lengths) != 1:
+        how = {SHORTEST: "the shortest", CLOSEST_FIRST: "the closest (ties to the first listed)"}
+        return f"r = {chosen}, the sum over {len(lengths)} segments of {how.get(rule, 'the closest')} reference length"
+    (only,) = lengths
+    listed = ", ".join(str(length) for length in only)
+    if len(only) == 1:
+        return f"r = {chosen}, the only reference's length"
+    if rule == SHORTEST:
+        return f"r = {chosen}, the shortest of the reference lengths {listed}"
+    ties = "the first listed" if rule == CLOSEST_FIRST else "the shorter"
+    tied = sorted({length for length in only if abs(length - candidate_length) == abs(chosen - candidate_length)})
+    if len(tied) > 1:
+        return (
+            f"r = {chosen}: lengths {' and '.join(map(str, tied))} are equally close to c = {candidate_length}, "
+            f"the tie goes to {ties}"
+        )
+    return f"r = {chosen}, the reference length closest to c = {candidate_length} (of {listed})"

@@ -1,0 +1,96 @@
+"""MATLAB Text Analytics Toolbox ``bleuEvaluationScore(candidate, references, NgramWeights=w)`` on token lists.
+
+The counts, r (the closest reference length; MathWorks does not document ties, the shorter is assumed) and the
+score are bleu_core's own rules (:func:`bleu_core.scoring.score_statistics` without smoothing, weights
+normalized); MATLAB adds two rules of its own before them: 0 for a candidate with fewer words than weights,
+NaN when candidate and references are all empty.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..options import BleuOptions, make_options
+from ..scoring import score_statistics
+from .base import (
+    CLOSEST,
+    Implementation,
+    ImplementationTrace,
+    OrderStep,
+    ToolTrace,
+    count_corpus,
+    first_zero,
+    length_note,
+    unsmoothed_note,
+)
+from .checks import check_references, check_tokens
+
+__all__ = ["IMPLEMENTATION", "matlab_bleu_evaluation_score", "trace_matlab"]
+
+DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+
+IMPLEMENTATION = Implementation(
+    key="matlab",
+    short_name="MATLAB",
+    corpus_level=False,
+    name="MATLAB bleuEvaluationScore",
+    tokenizer="tokenizedDocument (here: whitespace split)",
+    smoothing="none",
+    ref_length_rule=CLOSEST,
+    zero_handling="any zero precision gives 0; 0 when the candidate has fewer words than weights; "
+    "NaN when candidate and references are all empty",
+    weights="NgramWeights normalized to sum to 1; their number sets N (default 4 equal)",
+    scale="0-1",
+    description="Text Analytics Toolbox; scores one candidate document at a time; the tie rule for "
+    "reference lengths is undocumented (shorter assumed).",
+    source="MathWorks documentation of bleuEvaluationScore (Text Analytics Toolbox)",
+)
+
+
+def trace_matlab(candidate: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions) -> ToolTrace:
+    """MATLAB's score of one tokenized candidate, every step kept (``options``: no smoothing, the weights)."""
+    counts = count_corpus([candidate], [references], options.max_order)
+    arrays = score_statistics(counts.statistics(), options)
+    precisions, weights = arrays.precisions[0], arrays.weights[0]
+    orders = tuple(
+        OrderStep(n, m, t, float(precisions[n - 1]), float(weights[n - 1]), unsmoothed_note(n, m, t))
+        for n, (m, t) in enumerate(zip(counts.matches, counts.totals, strict=True), start=1)
+    )
+    c, r = counts.candidate_length, counts.closest_length
+    note = length_note(CLOSEST, c, counts.reference_lengths, r)
+    bp = float(arrays.bp[0])
+    zero = first_zero(orders)
+    if not candidate and not any(references):
+        return ToolTrace(orders, c, r, note, bp, "candidate and references all empty: NaN", math.nan)
+    if c < options.max_order:
+        rule = f"the candidate has fewer words ({c}) than weights ({options.max_order}): 0"
+        return ToolTrace(orders, c, r, note, bp, rule, 0.0)
+    rule = f"p_{zero.order} = 0: any zero precision gives 0" if zero is not None else ""
+    return ToolTrace(orders, c, r, note, bp, rule, float(arrays.score[0]))
+
+
+def matlab_bleu_evaluation_score(
+    candidate: Sequence[str],
+    references: Sequence[Sequence[str]],
+    ngram_weights: Sequence[float] = DEFAULT_WEIGHTS,
+) -> float:
+    """MATLAB ``bleuEvaluationScore(candidate, references, NgramWeights=w)`` on token lists.
+
+    The weights are normalized to sum to one and their number N sets the highest order;
+    no smoothing, so any zero precision with a positive weight gives 0.  The score is 0
+    when the candidate has fewer than N words, and NaN when the candidate and every
+    reference are empty.  (MATLAB tokenizes with ``tokenizedDocument``, which splits
+    punctuation off words: pass its tokens for identical results.)
+    """
+    cand = check_tokens(candidate, "candidate")
+    refs = check_references(references, "references")
+    options = make_options(weights=ngram_weights, smooth="none", tokenize="none")
+    return trace_matlab(cand, refs, options).score
+
+
+def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+    """The registry entry's sentence trace: whitespace tokens, four equal weights."""
+    cand, refs = candidate.split(), [ref.split() for ref in references]
+    steps = trace_matlab(cand, refs, make_options(weights=DEFAULT_WEIGHTS, smooth="none", tokenize="none"))
+    return ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)

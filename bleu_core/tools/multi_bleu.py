@@ -1,0 +1,101 @@
+"""Moses ``multi-bleu.perl [-lc] ref < hyp`` on lines of already tokenized text (0-100).
+
+Tokens are whitespace-separated.  Clipping, totals, the closest reference length (ties to the shorter) and
+the brevity penalty are bleu_core's shared rules; the script's own rules come after them: uniform 1/4
+weights on orders 1-4, no smoothing, and ``my_log(0) = -9999999999``, so any order without a match (or
+without candidate n-grams, e.g. a 3-word corpus) gives 0.  It prints BLEU = 0 when r = 0 and dies with
+"Illegal division by zero" when every hypothesis is empty.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..api import check_corpus
+from .base import (
+    CLOSEST,
+    Implementation,
+    ImplementationTrace,
+    OrderStep,
+    ToolTrace,
+    count_corpus,
+    first_zero,
+    length_note,
+    shared_brevity_penalty,
+    unsmoothed_note,
+)
+from .checks import Streams, check_flag, segment_references
+
+__all__ = ["IMPLEMENTATION", "PERL_LOG_ZERO", "multi_bleu_perl", "trace_multi_bleu"]
+
+#: multi-bleu.perl's my_log(0): the script's deviation from log 0 = -inf (the score still comes out 0).
+PERL_LOG_ZERO = -9999999999.0
+
+IMPLEMENTATION = Implementation(
+    key="multi-bleu",
+    short_name="multi-bleu.perl",
+    name="Moses multi-bleu.perl",
+    tokenizer="whitespace split (expects pre-tokenized text)",
+    smoothing="none",
+    ref_length_rule=CLOSEST,
+    zero_handling="any zero precision gives 0 (log 0 taken as -9999999999)",
+    weights="uniform 1/4, fixed",
+    scale="0-100",
+    description="The classic Moses script; scores depend on whatever tokenization was applied before it.",
+    source="moses-smt/mosesdecoder scripts/generic/multi-bleu.perl",
+)
+
+_DIES = "multi-bleu.perl dies with 'Illegal division by zero' when every hypothesis is empty"
+
+
+def trace_multi_bleu(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]) -> ToolTrace:
+    """The script's BLEU of tokenized lines (``references[i]``: line i's references), every step kept."""
+    counts = count_corpus(hypotheses, references, 4)
+    c, r = counts.candidate_length, counts.closest_length
+    note = length_note(CLOSEST, c, counts.reference_lengths, r)
+    pairs = zip(counts.matches, counts.totals, strict=True)
+    orders = tuple(
+        OrderStep(n, m, t, m / t if t else 0.0, 0.25, unsmoothed_note(n, m, t)) for n, (m, t) in enumerate(pairs, 1)
+    )
+    bp = shared_brevity_penalty(c, r)
+    if r == 0:
+        return ToolTrace(orders, c, r, note, bp, "r = 0: the script prints BLEU = 0", 0.0)
+    if c == 0:
+        rule = "an empty hypothesis file: the script dies (Illegal division by zero)"
+        return ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=_DIES)
+    logs = [math.log(o.precision) if o.precision else PERL_LOG_ZERO for o in orders]
+    bleu = bp * math.exp((logs[0] + logs[1] + logs[2] + logs[3]) / 4)
+    zero = first_zero(orders)
+    rule = f"p_{zero.order} = 0: log 0 is taken as {PERL_LOG_ZERO:.0f}, so BLEU = 0" if zero is not None else ""
+    return ToolTrace(orders, c, r, note, bp, rule, bleu)
+
+
+def multi_bleu_perl(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], *, lowercase: bool = False
+) -> float:
+    """Moses ``multi-bleu.perl [-lc] ref < hyp`` (0-100) on lines of already tokenized text.
+
+    ``references[k][i]`` is line i of reference file k (None: that file has no line i).  The
+    script prints BLEU = 0 when r = 0 (returned here as 0) and dies when every hypothesis is
+    empty (:class:`~bleu_core.tools.base.OriginalToolError`).
+    """
+    hyps, streams = check_corpus(hypotheses, references)
+    lower = check_flag(lowercase, "lowercase")
+
+    def words(line: str) -> list[str]:
+        return (line.lower() if lower else line).split()
+
+    segments = [[words(ref) for ref in refs] for refs in segment_references(hyps, streams)]
+    return 100 * trace_multi_bleu([words(h) for h in hyps], segments).checked_score()
+
+
+def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+    """The registry entry's sentence trace: whitespace tokens, case kept."""
+    cand, refs = candidate.split(), [ref.split() for ref in references]
+    return ImplementationTrace.of(implementation, "whitespace", cand, refs, trace_multi_bleu([cand], [refs]))
+
+
+def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+    """The registry entry's corpus score (0-100) of sacreBLEU-style streams (``streams[k][i]``)."""
+    return multi_bleu_perl(hypotheses, streams)

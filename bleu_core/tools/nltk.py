@@ -1,0 +1,375 @@
+"""NLTK 3.10 ``nltk.translate.bleu_score``: ``corpus_bleu`` and ``sentence_bleu`` on token lists, quirks included.
+
+One computation, :func:`trace_nltk`, follows NLTK step by step; :func:`nltk_corpus_bleu` and
+:func:`nltk_sentence_bleu` read their scores off it.  Clipping and the closest reference length (ties to the
+shorter) are bleu_core's shared rules; NLTK deviates from them in two places, stated where they happen:
+
+* each segment's denominator is at least 1 (``max(1, total)``), so a segment shorter than n adds a phantom n-gram;
+* BP is 0 for an empty corpus hypothesis even when r is 0 too (bleu_core's rule gives 1 there).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import overload
+
+import numpy as np
+
+from ..explain import Explanation
+from .base import (
+    CLOSEST,
+    CorpusCounts,
+    Implementation,
+    ImplementationTrace,
+    OrderStep,
+    OriginalToolError,
+    ToolTrace,
+    count_corpus,
+    length_note,
+    number,
+    plain_note,
+)
+from .checks import (
+    Streams,
+    check_corpus_tokens,
+    check_flag,
+    check_references,
+    check_tokens,
+    check_weight_vector,
+    segment_references,
+)
+from .nltk_smoothing import (
+    METHOD_NOTES,
+    NLTK_SMOOTHING_METHODS,
+    Precision,
+    SmoothingInput,
+    check_smoothing_params,
+    smooth,
+    smoothing_method,
+)
+
+__all__ = [
+    "IMPLEMENTATIONS",
+    "NLTK_SMOOTHING_METHODS",
+    "nltk_corpus_bleu",
+    "nltk_sentence_bleu",
+    "nltk_smoothing_scores",
+    "trace_nltk",
+]
+
+DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+_SOURCE = "nltk/translate/bleu_score.py (NLTK 3.10)"
+
+IMPLEMENTATIONS = (
+    Implementation(
+        key="nltk",
+        short_name="NLTK",
+        name="NLTK 3.10 sentence_bleu",
+        tokenizer="none: takes token lists (here: whitespace split)",
+        smoothing="none (method0)",
+        ref_length_rule=CLOSEST,
+        zero_handling="a zero precision becomes sys.float_info.min (with a warning): the score is tiny, "
+        "not 0; exactly 0 only without any unigram match",
+        weights="(0.25, 0.25, 0.25, 0.25), used as given (not normalized)",
+        scale="0-1",
+        description="The default most tutorials call; short sentences without a 4-gram match score ~1e-155.",
+        source=_SOURCE,
+    ),
+    Implementation(
+        key="nltk-method1",
+        short_name="NLTK method1",
+        name="NLTK 3.10 sentence_bleu, SmoothingFunction().method1",
+        tokenizer="none: takes token lists (here: whitespace split)",
+        smoothing="method1: a zero numerator becomes epsilon = 0.1",
+        ref_length_rule=CLOSEST,
+        zero_handling="zero precisions become 0.1 / (number of candidate n-grams); 0 without a unigram match",
+        weights="(0.25, 0.25, 0.25, 0.25), used as given (not normalized)",
+        scale="0-1",
+        description="The usual fix for NLTK's zero scores (Chen & Cherry 2014, method 1).",
+        source=_SOURCE,
+    ),
+)
+
+
+def weight_vectors(weights: object) -> tuple[list[tuple[float, ...]], list[bool]]:
+    """Weight vectors and whether each is NLTK's default tuple (for ``auto_reweigh``).
+
+    NLTK tries ``weights[0][0]``: if that works, ``weights`` is a list of weight vectors.
+    """
+    raw = weights.tolist() if isinstance(weights, np.ndarray) else weights
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+        raise TypeError(f"weights must be a sequence of numbers or a list of such sequences; got {weights!r:.60}")
+    if not raw:
+        raise ValueError("weights must name at least one n-gram order; got an empty sequence")
+    nested = isinstance(raw[0], (Sequence, np.ndarray)) and not isinstance(raw[0], (str, bytes))
+    vectors = list(raw) if nested else [raw]
+    checked = [check_weight_vector(v, f"weights[{i}]" if nested else "weights") for i, v in enumerate(vectors)]
+    # NLTK compares ``weight == (0.25, 0.25, 0.25, 0.25)``: only that tuple (not a list) is "the default".
+    defaults = [isinstance(v, tuple) and v == DEFAULT_WEIGHTS for v in vectors]
+    return checked, defaults
+
+
+def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
+    """NLTK's BP: 1 when c > r, else exp(1 - r/c).
+
+    Deviation from :func:`bleu_core.scoring.brevity_penalty`: an empty hypothesis gets 0 even when r = 0.
+    """
+    if hyp_len > closest_ref_len:
+        return 1.0
+    if hyp_len == 0:
+        return 0.0
+    return math.exp(1 - closest_ref_len / hyp_len)
+
+
+def denominators(counts: CorpusCounts) -> tuple[list[int], list[int]]:
+    """NLTK's denominators per order, and how many segments had none of that order's n-grams.
+
+    NLTK's deviation from the shared totals ("denominator is minimum 1"): each segment's count of candidate
+    n-grams is raised to at least 1 (``max(1, total)``) before summing, so each such segment adds a phantom n-gram.
+    """
+    empty = list(counts.empty_segments)
+    return [total + phantoms for total, phantoms in zip(counts.totals, empty, strict=True)], empty
+
+
+def _floor_note(empty_segments: int, segments: int, order: int) -> str:
+    """Where NLTK's at-least-1 denominator added phantom n-grams, in words ("" where it did not)."""
+    if not empty_segments:
+        return ""
+    if segments == 1:
+        return f" (there are no {order}-grams; NLTK divides by at least 1)"
+    return f" (no {order}-grams in {empty_segments} of {segments} segments; NLTK divides each by at least 1)"
+
+
+def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -> str:
+    """How NLTK got ``p`` from m/d under ``method``, as a verb phrase."""
+    if float(p) == m / d:  # smoothing left this order as counted
+        return plain_note(m, d)
+    if method == 0:
+        return f"substitutes {number(float(p))} (sys.float_info.min)"
+    if method == 1:
+        return f"uses {epsilon:g}/{d} = {number(float(p))} (method1, epsilon = {epsilon:g})"
+    return f"uses {number(float(p))} ({METHOD_NOTES[method]})"
+
+
+def _orders(
+    counts: CorpusCounts,
+    table: tuple[list[int], list[int]],
+    p_n: Sequence[Precision] | None,
+    weight: Sequence[float],
+    method: int,
+    epsilon: float,
+) -> tuple[OrderStep, ...]:
+    """One step per order (``table``: :func:`denominators`); ``p_n`` None: NLTK stopped before smoothing
+    (no unigram match), the raw fractions are shown."""
+    steps = []
+    divisors, empty = table
+    for i, (m, d) in enumerate(zip(counts.matches, divisors, strict=True)):
+        w = weight[i] if i < len(weight) else 0.0  # NLTK zips weights and precisions: extra orders get no weight
+        if p_n is None:
+            p: Precision = Fraction(m, d)
+            note = f"{plain_note(m, d)}, unused: NLTK returns 0 before smoothing"
+        else:
+            p = p_n[i]
+            note = _precision_note(method, m, d, p, epsilon)
+        steps.append(OrderStep(i + 1, m, d, float(p), w, note + _floor_note(empty[i], counts.segments, i + 1)))
+    return tuple(steps)
+
+
+def trace_nltk(
+    counts: CorpusCounts,
+    last: tuple[Sequence[str], Sequence[Sequence[str]]],
+    weight: tuple[float, ...],
+    method: int = 0,
+    *,
+    default_weights: bool = False,
+    auto_reweigh: bool = False,
+    params: tuple[float, float, float] = (0.1, 5, 5),
+) -> ToolTrace:
+    """NLTK's corpus BLEU for one weight vector, every step kept.
+
+    ``counts`` has ``len(weight)`` orders or more (NLTK counts up to the longest weight vector); ``last`` is the
+    last segment's (hypothesis, references), which smoothing reads; ``params`` are (epsilon, alpha, k).
+    """
+    c, r = counts.candidate_length, counts.closest_length  # r: the shared closest rule, which NLTK follows
+    bp = brevity_penalty(r, c)
+    note = length_note(CLOSEST, c, counts.reference_lengths, r)
+    numerators, epsilon, table = counts.matches, params[0], denominators(counts)
+    if numerators[0] == 0:
+        orders = _orders(counts, table, None, weight, method, epsilon)
+        return ToolTrace(orders, c, r, note, bp, "no unigram match: 0", 0.0)
+    given = SmoothingInput(numerators, table[0], last[1], last[0], c, *params)
+    try:
+        p_n = smooth(method, given)
+    except OriginalToolError as error:
+        orders = _orders(counts, table, None, weight, method, epsilon)
+        return ToolTrace(orders, c, r, note, bp, f"NLTK fails: {error}", math.nan, failure=str(error))
+    if auto_reweigh and c < 4 and default_weights:
+        weight = (1 / c,) * c  # NLTK re-weighs only its default tuple, and only for corpora under 4 tokens
+    orders = _orders(counts, table, p_n, weight, method, epsilon)
+    # Orders whose smoothed precision is 0 (method4 with c <= 1) are left out of the sum, as NLTK does.
+    s = math.fsum(o.weight * math.log(o.precision) for o in orders if o.precision > 0)
+    return ToolTrace(orders, c, r, note, bp, "", bp * math.exp(s))
+
+
+def _nltk_traces(
+    refs: list[list[list[str]]],
+    hyps: list[list[str]],
+    weights: object,
+    smoothing: object,
+    auto_reweigh: object,
+    params: tuple[float, float, float],
+) -> list[ToolTrace]:
+    """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments."""
+    vectors, defaults = weight_vectors(weights)
+    method = smoothing_method(smoothing)
+    reweigh = check_flag(auto_reweigh, "auto_reweigh")
+    check_smoothing_params(*params)
+    if not hyps:
+        raise OriginalToolError("NLTK raises ZeroDivisionError ('Fraction(0, 0)') on an empty corpus")
+    counts = count_corpus(hyps, refs, max(len(v) for v in vectors))
+    last = (hyps[-1], refs[-1])
+    return [
+        trace_nltk(counts, last, vector, method, default_weights=default, auto_reweigh=reweigh, params=params)
+        for vector, default in zip(vectors, defaults, strict=True)
+    ]
+
+
+def _scores(traces: list[ToolTrace]) -> float | list[float]:
+    """NLTK returns a bare float for one weight vector, a list for two or more."""
+    scores = [trace.checked_score() for trace in traces]
+    return scores if len(scores) > 1 else scores[0]
+
+
+@overload
+def nltk_corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    weights: Sequence[float] = ...,
+    smoothing: str | int | None = ...,
+    auto_reweigh: bool = ...,
+    *,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float: ...
+@overload
+def nltk_corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    weights: Sequence[Sequence[float]],
+    smoothing: str | int | None = ...,
+    auto_reweigh: bool = ...,
+    *,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> list[float] | float: ...
+def nltk_corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
+    smoothing: str | int | None = "method0",
+    auto_reweigh: bool = False,
+    *,
+    epsilon: float = 0.1,
+    alpha: float = 5,
+    k: float = 5,
+) -> float | list[float]:
+    """NLTK 3.10 ``corpus_bleu``: ``list_of_references[i]`` are the token lists of hypothesis i's references.
+
+    Reproduced exactly, quirks included:
+
+    * counts are summed over segments, but each segment's denominator is at least 1
+      (so a segment shorter than n adds a phantom n-gram);
+    * r is the sum of the closest reference lengths (ties to the shorter);
+    * weights are used as given, not normalized; a list of two or more weight vectors returns
+      a list of scores (a one-element list returns a bare float, as in NLTK);
+    * 0 when no unigram matches; otherwise, without smoothing (``method0``) a zero precision
+      becomes ``sys.float_info.min``, so the score is tiny (e.g. 1e-155) but not 0;
+    * smoothing sees the LAST segment's references and hypothesis (methods 5 and 7 average in
+      its 5-gram precision, method 6 divides by its n-gram counts) and the corpus hypothesis
+      length (methods 4 and 7), so reordering segments can change a smoothed corpus score;
+    * ``auto_reweigh`` only replaces weights equal to the tuple ``(0.25, 0.25, 0.25, 0.25)``,
+      and only when the corpus hypothesis length is below 4.
+
+    ``epsilon``, ``alpha`` and ``k`` are ``SmoothingFunction``'s parameters (methods 1, 6 and 4/7).
+    Raises :class:`OriginalToolError` where NLTK raises: an empty corpus (ZeroDivisionError)
+    and method 6 without a trigram match (AssertionError, or IndexError below 3 orders).
+    """
+    hyps, refs = check_corpus_tokens(hypotheses, list_of_references, "hypotheses", "list_of_references")
+    return _scores(_nltk_traces(refs, hyps, weights, smoothing, auto_reweigh, (epsilon, alpha, k)))
+
+
+@overload
+def nltk_sentence_bleu(
+    references: Sequence[Sequence[str]],
+    hypothesis: Sequence[str],
+    weights: Sequence[float] = ...,
+    smoothing: str | int | None = ...,
+    auto_reweigh: bool = ...,
+    *,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float: ...
+@overload
+def nltk_sentence_bleu(
+    references: Sequence[Sequence[str]],
+    hypothesis: Sequence[str],
+    weights: Sequence[Sequence[float]],
+    smoothing: str | int | None = ...,
+    auto_reweigh: bool = ...,
+    *,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> list[float] | float: ...
+def nltk_sentence_bleu(
+    references: Sequence[Sequence[str]],
+    hypothesis: Sequence[str],
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
+    smoothing: str | int | None = "method0",
+    auto_reweigh: bool = False,
+    *,
+    epsilon: float = 0.1,
+    alpha: float = 5,
+    k: float = 5,
+) -> float | list[float]:
+    """NLTK 3.10 ``sentence_bleu``: :func:`nltk_corpus_bleu` of a one-segment corpus (see its quirks)."""
+    hyp = check_tokens(hypothesis, "hypothesis")
+    refs = check_references(references, "references")
+    return _scores(_nltk_traces([refs], [hyp], weights, smoothing, auto_reweigh, (epsilon, alpha, k)))
+
+
+def nltk_smoothing_scores(explanation: Explanation) -> dict[str, float]:
+    """NLTK's sentence_bleu under each of its smoothing methods (method0-7), on the explanation's tokens and weights.
+
+    NLTK's rules differ from sacreBLEU's (see the module docstring); NaN where NLTK itself fails.
+    """
+    references = [list(tokens) for tokens in explanation.reference_tokens]
+    candidate = list(explanation.candidate_tokens)
+    out = {}
+    for method in NLTK_SMOOTHING_METHODS:
+        try:
+            score = nltk_sentence_bleu(references, candidate, explanation.options.weights, smoothing=method)
+        except OriginalToolError:
+            score = math.nan
+        out[method] = float(score)
+    return out
+
+
+def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+    """The registry entry's sentence trace: whitespace tokens, default weights, method0 or method1."""
+    cand, refs = candidate.split(), [ref.split() for ref in references]
+    method = 1 if implementation.key == "nltk-method1" else 0
+    steps = trace_nltk(count_corpus([cand], [refs], 4), (cand, refs), DEFAULT_WEIGHTS, method)
+    return ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+
+
+def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+    """The registry entry\'s corpus score of sacreBLEU-style streams: whitespace tokens, default weights."""
+    smoothing = "method1" if implementation.key == "nltk-method1" else "method0"
+    refs = [[ref.split() for ref in refs] for refs in segment_references(hypotheses, streams)]
+    return nltk_corpus_bleu(refs, [h.split() for h in hypotheses], smoothing=smoothing)
