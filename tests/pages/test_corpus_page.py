@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -167,12 +166,9 @@ def test_wmt22_upload_matches_sacrebleu(pair: Pair) -> None:
     term = costliest_term(expected)
     assert diagnosis(at).startswith(f"- {term} costs the most" if term != "BP" else "- Length costs the most")
 
-    # A slider move on the cached statistics re-renders quickly.
-    started = time.perf_counter()
+    # A slider move re-scores from the cached statistics (speed is measured by make bench, not asserted here).
     at.slider(key="co_w1").set_value(0.5).run()
-    elapsed = time.perf_counter() - started
     assert not at.exception
-    assert elapsed < 2.0, f"re-render took {elapsed:.2f} s"
 
     # Dropping a line from one reference: an on-page error naming both counts, no exception.
     short = b"\n".join(refs[1].read_bytes().splitlines()[:-1]) + b"\n"
