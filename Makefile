@@ -34,7 +34,7 @@ dev: $(VENV)/.runtime
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy bleu_core
+	$(BIN)/mypy bleu_core pages app.py
 
 test: $(VENV)/.dev chromium lint
 	$(BIN)/pytest

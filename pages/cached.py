@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar, cast
 
 import streamlit as st
@@ -67,10 +67,11 @@ def _remember(key: Hashable, compute: Callable[[], T], limit: int = 48) -> T:
     return value
 
 
-def corpus_key(hypotheses: list[str], references: list[list[str | None]]) -> str:
+def corpus_key(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> str:
     """A digest naming a corpus, so cached functions need not hash every line on each rerun."""
     digest = hashlib.blake2b(digest_size=16)
-    for stream in (hypotheses, *references):
+    streams: list[Sequence[str | None]] = [hypotheses, *references]
+    for stream in streams:
         digest.update(str(len(stream)).encode())
         digest.update("\x1e".join("\x1f" if line is None else line for line in stream).encode("utf-8", "replace"))
         digest.update(b"\x1d")

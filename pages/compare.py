@@ -170,7 +170,7 @@ def show_segments(
     if "cmp_segment" not in st.session_state or st.session_state["cmp_segment"] > len(frame):
         st.session_state["cmp_segment"] = int(differ["segment"].iloc[0])
     index = int(st.number_input("Show segment", 1, len(frame), key="cmp_segment")) - 1
-    refs = tuple(stream[index] for stream in references if stream[index] is not None)
+    refs = tuple(line for line in (stream[index] for stream in references) if line is not None)
     sentence_settings = replace(settings, effective_order=True)
     if source is not None:
         st.text(f"source: {source[index]}")

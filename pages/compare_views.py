@@ -128,7 +128,9 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]]) -> alt.Chart:
         for name, items in buckets.items()
         for b in items
     ]
-    order = list(dict.fromkeys(row["reference length"] for row in sorted(rows, key=lambda r: _bucket_start(r))))
+    order: list[str] = list(
+        dict.fromkeys(str(row["reference length"]) for row in sorted(rows, key=lambda r: _bucket_start(r)))
+    )
     return (
         alt.Chart(pd.DataFrame(rows))
         .mark_bar()

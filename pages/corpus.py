@@ -88,7 +88,7 @@ def paste_lines(text: str, name: str, where: Any) -> Named | None:
 
 def show_findings(names: tuple[str, ...], hyps: list[str], refs: list[list[str]], tokenize: str) -> bool:
     """The input linter's findings; True when the corpus can be scored."""
-    findings = cached.lint_cached(cached.corpus_key(hyps, list(refs)), names, hyps, refs, tokenize)
+    findings = cached.lint_cached(cached.corpus_key(hyps, refs), names, hyps, refs, tokenize)
     notes = [f for f in findings if f.level == "info"]
     for finding in findings:
         if finding.level != "info":
@@ -194,7 +194,7 @@ def show_segments(
         st.session_state["co_segment"] = int(shown["segment"].iloc[0]) if len(shown) else 1
     index = int(st.number_input("Walk through segment", 1, len(frame), key="co_segment")) - 1
     candidate = hyps[index]
-    references = tuple(stream[index] for stream in refs if stream[index] is not None)
+    references = tuple(line for line in (stream[index] for stream in refs) if line is not None)
     trace = cached.explain_cached(candidate, references, replace(settings, effective_order=True))
     st.markdown(
         f"**Segment {index + 1}:** sentence BLEU **{trace.score_100:.2f}** "

@@ -241,11 +241,11 @@ def render(candidate: str, references: list[str], options: BleuOptions) -> None:
         )
         st.caption("NLTK substitutes a tiny number for zero precisions (method0) instead of returning 0.")
 
-    cols = st.columns(2)
+    downloads = st.columns(2)
     controls.download_button(
-        cols[0], "Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md"
+        downloads[0], "Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md"
     )
-    controls.download_button(cols[1], "Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv")
+    controls.download_button(downloads[1], "Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv")
 
 
 def sync_query(candidate: str, references: list[str], options: BleuOptions | None, raw: list[float]) -> None:
