@@ -58,6 +58,23 @@ _MODULES = {
     "tokenizers": ("tokenize_line", "tokenize_lines"),
 }
 _WHERE = {name: module for module, names in _MODULES.items() for name in names}
+#: Submodules reachable as attributes without their own import (``bleu_core.explain.explain(...)``).
+_SUBMODULES = frozenset(
+    {
+        *_MODULES,
+        "clipping",
+        "compat",
+        "diagnosis",
+        "divergence",
+        "examples",
+        "explain",
+        "lint",
+        "mistakes",
+        "ngram_lists",
+        "reader",
+        "tools",
+    }
+)
 
 __all__ = [
     "SMOOTH_DEFAULTS",
@@ -90,7 +107,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name in _MODULES:  # a submodule the eager imports used to load, e.g. bleu_core.significance
+    if name in _SUBMODULES:  # e.g. bleu_core.explain, bleu_core.significance
         return import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:

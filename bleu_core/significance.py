@@ -18,10 +18,11 @@ import numbers
 from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Unpack
 
 from .api import check_corpus
 from .counting import prepare_references, segment_statistics
-from .options import BleuOptions, make_options
+from .options import BleuOptions, OptionSettings, options_from
 from .progress import Progress, ProgressReporter
 from .resampling import bootstrap_scores, draw, estimate_ci, paired_p_value
 from .scoring import score_statistics
@@ -257,28 +258,15 @@ def paired_test(
     n_samples: int | None = None,
     seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    smooth: str = "exp",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
+    options: BleuOptions | None = None,
+    **settings: Unpack[OptionSettings],
 ) -> dict[str, PairedResult]:
     """Paired significance test of several systems against a baseline (default: the first), from text.
 
     ``systems`` maps names to hypothesis lists; ``references[k][i]`` is reference k of segment i.
     References are tokenized once; see :func:`paired_test_from_stats` for the tests.
     """
-    options = make_options(
-        max_order=max_order,
-        weights=weights,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth=smooth,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-    )
+    options = options_from(options, settings, effective_order=False, caller="paired_test")
     _check_test(test, n_samples)
     _check_whole("seed", seed, 0)
     report = ProgressReporter(progress)
@@ -302,24 +290,11 @@ def bootstrap_ci(
     n_samples: int = 1000,
     seed: int = DEFAULT_SEED,
     *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    smooth: str = "exp",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
+    options: BleuOptions | None = None,
+    **settings: Unpack[OptionSettings],
 ) -> tuple[float, float]:
     """Bootstrap mean and 95% half-width (0-1 scale) of one system's corpus BLEU, as ``sacrebleu --confidence``."""
-    options = make_options(
-        max_order=max_order,
-        weights=weights,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth=smooth,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-    )
+    options = options_from(options, settings, effective_order=False, caller="bootstrap_ci")
     _check_whole("n_samples", n_samples, 1)
     _check_whole("seed", seed, 0)
     hyps, streams = check_corpus(hypotheses, references)
