@@ -147,6 +147,49 @@ def mecab_available() -> bool:
     return all(importlib.util.find_spec(module) is not None for module in ("MeCab", "ipadic"))
 
 
+def _check_order_and_weights(max_order: object, weights: Sequence[float] | None) -> tuple[int, tuple[float, ...], bool]:
+    """max_order, the normalized weights, and whether they were left uniform (the caller gave none)."""
+    order = None if max_order is None else _check_max_order(max_order)
+    if weights is None:
+        order = DEFAULT_MAX_ORDER if order is None else order
+        return order, tuple(1.0 / order for _ in range(order)), True
+    normalized = _check_weights(weights)
+    if order is not None and len(normalized) != order:
+        raise ValueError(f"weights has {len(normalized)} values but max_order is {order}; give one weight per order")
+    return len(normalized), normalized, False
+
+
+def _check_tokenizer(tokenize: object) -> None:
+    if not isinstance(tokenize, str):
+        raise TypeError(f"tokenize must be a tokenizer name; got {tokenize!r}")
+    if tokenize not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {tokenize!r}; choose one of {', '.join(TOKENIZERS)}")
+    if tokenize == "ja-mecab" and not mecab_available():
+        raise ValueError(
+            "tokenizer 'ja-mecab' needs MeCab and its IPA dictionary, which are not installed; "
+            "install them with pip install 'sacrebleu[ja]', or use tokenize='char' for Japanese"
+        )
+
+
+def _check_smoothing(smooth: object, smooth_value: object) -> float | None:
+    """The smoothing value (None: the method's default), after checking the method name."""
+    if not isinstance(smooth, str):
+        raise TypeError(f"smooth must be a smoothing method name; got {smooth!r}")
+    if smooth not in SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown smoothing method {smooth!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}")
+    if smooth_value is None:
+        return None
+    if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
+        raise TypeError(f"smooth_value must be a number; got {smooth_value!r:.40}")
+    value = _as_float("smooth_value", smooth_value)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
+    if smooth == "floor" and value > 1:
+        # floor replaces a zero match count; above 1 a precision (and BLEU) could exceed 1.
+        raise ValueError(f"smooth_value for floor must be between 0 and 1 (default 0.1); got {value:g}")
+    return value
+
+
 def make_options(
     *,
     max_order: int | None = None,
@@ -162,43 +205,9 @@ def make_options(
     Weights are normalized to sum to one (as MATLAB's bleuEvaluationScore does);
     their length sets ``max_order`` when ``max_order`` is not given.
     """
-    order = None if max_order is None else _check_max_order(max_order)
-    if weights is None:
-        order = DEFAULT_MAX_ORDER if order is None else order
-        normalized = tuple(1.0 / order for _ in range(order))
-        uniform = True
-    else:
-        normalized = _check_weights(weights)
-        if order is None:
-            order = len(normalized)
-        elif len(normalized) != order:
-            raise ValueError(
-                f"weights has {len(normalized)} values but max_order is {order}; give one weight per order"
-            )
-        uniform = False
-    if not isinstance(tokenize, str):
-        raise TypeError(f"tokenize must be a tokenizer name; got {tokenize!r}")
-    if tokenize not in TOKENIZERS:
-        raise ValueError(f"unknown tokenizer {tokenize!r}; choose one of {', '.join(TOKENIZERS)}")
-    if tokenize == "ja-mecab" and not mecab_available():
-        raise ValueError(
-            "tokenizer 'ja-mecab' needs MeCab and its IPA dictionary, which are not installed; "
-            "install them with pip install 'sacrebleu[ja]', or use tokenize='char' for Japanese"
-        )
-    if not isinstance(smooth, str):
-        raise TypeError(f"smooth must be a smoothing method name; got {smooth!r}")
-    if smooth not in SMOOTH_DEFAULTS:
-        raise ValueError(f"unknown smoothing method {smooth!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}")
-    value: float | None = None
-    if smooth_value is not None:
-        if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
-            raise TypeError(f"smooth_value must be a number; got {smooth_value!r:.40}")
-        value = _as_float("smooth_value", smooth_value)
-        if not math.isfinite(value) or value < 0:
-            raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
-        if smooth == "floor" and value > 1:
-            # floor replaces a zero match count; above 1 a precision (and BLEU) could exceed 1.
-            raise ValueError(f"smooth_value for floor must be between 0 and 1 (default 0.1); got {value:g}")
+    order, normalized, uniform = _check_order_and_weights(max_order, weights)
+    _check_tokenizer(tokenize)
+    value = _check_smoothing(smooth, smooth_value)
     return BleuOptions(
         max_order=order,
         weights=normalized,
