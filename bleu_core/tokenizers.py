@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cache
+from importlib import import_module
 from itertools import chain, count, repeat
 from typing import NamedTuple
 
@@ -620,11 +621,23 @@ def encode_together(
     return encoded, bound
 
 
+#: sacreBLEU's public tokenizer class for each name: (module under ``sacrebleu.tokenizers``, class).
+_SACREBLEU_CLASSES = {
+    "13a": ("tokenizer_13a", "Tokenizer13a"),
+    "zh": ("tokenizer_zh", "TokenizerZh"),
+    "char": ("tokenizer_char", "TokenizerChar"),
+    "none": ("tokenizer_none", "NoneTokenizer"),
+    "intl": ("tokenizer_intl", "TokenizerV14International"),
+    "ja-mecab": ("tokenizer_ja_mecab", "TokenizerJaMecab"),
+}
+
+
 @cache
 def _sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
-    from sacrebleu.metrics.bleu import _get_tokenizer
-
-    tokenizer: Callable[[str], str] = _get_tokenizer(name)()
+    """sacreBLEU's own tokenizer called ``name``, from its public classes (imported lazily: some are slow)."""
+    module_name, class_name = _SACREBLEU_CLASSES[name]
+    module = import_module(f"sacrebleu.tokenizers.{module_name}")
+    tokenizer: Callable[[str], str] = getattr(module, class_name)()
     return tokenizer
 
 
