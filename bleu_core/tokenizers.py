@@ -6,17 +6,25 @@ joined text instead of one Python call per line; the tests prove the output
 identical to sacreBLEU's on every WMT22 file and on generated text.  ``intl``
 and ``ja-mecab`` use sacreBLEU's own tokenizers line by line (imported lazily).
 
-One implementation has two outputs: :func:`tokenize_lines` gives tokens as
+One implementation has three outputs: :func:`tokenize_lines` gives tokens as
 strings, :func:`encode_lines` gives them as integer ids (what n-gram counting
-needs) without building a list of tokens per line.
+needs) without building a list of tokens per line, and :func:`encode_together`
+gives ids to the tokens of several streams straight from their bytes.
+
+Line boundaries are offsets.  The lines of a stream are joined with one space
+between them (and one before the first and after the last, as 13a pads every
+line), and the positions of those spaces are kept: a token belongs to the line
+in which it starts, and the per-line rules (zh's stripped line edges) are masks
+at those positions.  No character of the text has a special meaning, so every
+text, however many control characters it holds, takes the same path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from importlib import import_module
-from itertools import chain, count, repeat
+from itertools import accumulate, chain, count, repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -65,11 +73,6 @@ _CJK_RANGES = (
     (0x3200, 0x32FF),
     (0x3300, 0x33FF),
 )
-#: Characters that can separate lines, or mark line edges, in a joined text: not whitespace, not
-#: punctuation of any rule, not "Chinese", unchanged by lowercasing.  Ones absent from the text are used.
-_MARK_CANDIDATES = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
-#: The separator's id in a stream of one line (which has no separator): an id no token gets.
-_NO_SEPARATOR = -2
 #: The whitespace ``str.split`` splits on, in ASCII and beyond (none lies beyond the BMP; a test checks
 #: both against every code point).  The UTF-8 bytes of the wide ones are not single units, so byte streams
 #: get ASCII spaces in their place: the rules see both as non-digits, and padding a space changes no token.
@@ -79,6 +82,7 @@ _WIDE_SPACES = tuple(
 )
 #: The ``char`` tokenizer's ids are code points.
 _CODE_POINTS = 0x110000
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 @cache
@@ -109,9 +113,13 @@ def _code_points(text: str) -> NDArray[np.uint32]:
 
 def _spaced(units: Units, chosen: NDArray[np.bool_]) -> Units | None:
     """``units`` (code points or bytes) with a space (32) before and after every chosen one; None if none is."""
-    found = int(np.count_nonzero(chosen))
-    if not found:
-        return None
+    where = np.flatnonzero(chosen)
+    return _spaced_at(units, chosen, where) if where.shape[0] else None
+
+
+def _spaced_at(units: Units, chosen: NDArray[np.bool_], where: IntArray) -> Units:
+    """:func:`_spaced` given the chosen positions ``where`` (at least one)."""
+    found = where.shape[0]
     out = np.full(units.shape[0] + 2 * found, 32, dtype=units.dtype)
     if 4 * found > units.shape[0]:
         # Many chosen (Chinese text): every unit moves right by two per earlier chosen unit, and by one
@@ -121,7 +129,7 @@ def _spaced(units: Units, chosen: NDArray[np.bool_]) -> Units | None:
         return out
     # Few chosen: mark the inserted spaces and copy the units into the rest with one boolean mask, which
     # is several times faster than scattering every unit to a computed position.
-    before = np.flatnonzero(chosen) + 2 * np.arange(found, dtype=np.int64)
+    before = where + 2 * np.arange(found, dtype=np.int64)
     kept = np.ones(out.shape[0], dtype=bool)
     kept[before] = False
     kept[before + 2] = False
@@ -129,27 +137,10 @@ def _spaced(units: Units, chosen: NDArray[np.bool_]) -> Units | None:
     return out
 
 
-def _utf8(text: str) -> NDArray[np.uint8]:
-    """The UTF-8 bytes of ``text`` with a space before and after."""
-    return np.frombuffer(f" {text} ".encode("utf-8", "surrogatepass"), dtype=np.uint8)
-
-
 def _text(units: Units) -> str:
     """The text of UTF-8 bytes or of UTF-32 code points."""
     encoding = "utf-8" if units.dtype == np.uint8 else "utf-32-le"
     return units.tobytes().decode(encoding, "surrogatepass")
-
-
-def _padded(units: Units, table: NDArray[np.bool_], no_before: int = -1, no_after: int = -1) -> Units:
-    """All four rules at once: a space before and after every unit that ``table`` marks or rules 2-4 choose.
-
-    ``table`` marks rule 1's punctuation (and, in zh, Chinese characters); it is False at its last index.
-    """
-    small = table.shape[0] > int(np.iinfo(units.dtype).max)
-    chosen = table[units if small else np.minimum(units, table.shape[0] - 1)]
-    chosen |= _digit_rules(units, no_before, no_after)
-    spaced = _spaced(units, chosen)
-    return units if spaced is None else spaced
 
 
 @cache
@@ -171,26 +162,89 @@ def _zh_table() -> NDArray[np.bool_]:
     return table
 
 
-def _controls(text: str) -> frozenset[str]:
-    """The characters of _MARK_CANDIDATES that occur in ``text``."""
-    return frozenset(c for c in _MARK_CANDIDATES if c in text)
+@cache
+def _ascii_spaces() -> NDArray[np.bool_]:
+    """Which of the values 0-255 are ASCII whitespace (as bytes, these are whole characters)."""
+    table = np.zeros(256, dtype=bool)
+    table[[ord(c) for c in _ASCII_SPACES]] = True
+    return table
 
 
-class _NoMarks(Exception):
-    """The texts hold so many of _MARK_CANDIDATES that too few are left to mark lines: such (rare, mostly
-    hostile) texts are tokenized line by line by sacreBLEU's own tokenizer instead."""
-
-
-def _marks(present: Collection[str], needed: int) -> str:
-    """``needed`` characters of _MARK_CANDIDATES that are not in ``present``."""
-    found = "".join(c for c in _MARK_CANDIDATES if c not in present)[:needed]
-    if len(found) < needed:
-        raise _NoMarks
-    return found
+def _is_space(units: Units) -> NDArray[np.bool_]:
+    """Which units of a joined stream are whitespace (it holds ASCII spaces in place of wide ones)."""
+    if (units < 9).any() or ((units > 13) & (units < 28)).any():  # control characters that are not spaces
+        return np.take(_ascii_spaces(), np.minimum(units, 255))
+    return units <= 32
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules 2-4 over a whole stream
+# A stream as one array of units, its line boundaries as offsets
+
+
+class _Joined(NamedTuple):
+    """The lines of a stream as one array of units, and where each line lies in it.
+
+    The lines are joined with one space between them and one before the first and after the last, so no
+    token spans two lines.  ``bounds`` holds the positions of those ``len(lines) + 1`` spaces: line ``i``
+    is ``units[bounds[i] + 1 : bounds[i + 1]]``.  ``units`` are UTF-8 bytes or UTF-32 code points, with
+    wide spaces made ASCII spaces (see :func:`_blanked`).
+    """
+
+    units: Units
+    bounds: IntArray
+
+    @property
+    def text(self) -> str:
+        return _text(self.units)
+
+
+def _joined(lines: Sequence[str], as_bytes: bool) -> _Joined:
+    """``lines`` joined by spaces, as UTF-8 bytes or as code points, with the offsets of the spaces."""
+    text = f" {' '.join(lines)} "
+    bounds = np.zeros(len(lines) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, lines), dtype=np.int64, count=len(lines)) + 1, out=bounds[1:])
+    ascii_only = text.isascii()
+    if not ascii_only:
+        text = _blanked(text)
+    if not as_bytes:
+        return _Joined(_code_points(text), bounds)
+    units = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    if not ascii_only:  # the bounds count characters; a character starts at each byte not 0b10xxxxxx
+        bounds = np.flatnonzero((units & 0xC0) != 0x80)[bounds]
+    return _Joined(units, bounds)
+
+
+def _blanked(text: str) -> str:
+    """``text`` with every wide space made an ASCII space (one character for one: the offsets hold).
+
+    No rule pads or joins a space of either kind, so the rules choose the same units, and the tokens,
+    which str.split() would cut at either kind, are the same; only ASCII whitespace is then left to find.
+    """
+    for space in _WIDE_SPACES:
+        if space in text:
+            text = text.replace(space, " ")
+    return text
+
+
+def _padded(joined: _Joined, chosen: NDArray[np.bool_]) -> _Joined:
+    """A space before and after every chosen unit; the bounds (spaces, never chosen) move with their units."""
+    where = np.flatnonzero(chosen)
+    if not where.shape[0]:
+        return joined
+    units = _spaced_at(joined.units, chosen, where)
+    return _Joined(units, joined.bounds + 2 * np.searchsorted(where, joined.bounds))
+
+
+def _line_edges(joined: _Joined) -> tuple[IntArray, IntArray]:
+    """The first and the last non-whitespace unit of every line that has one (where zh's stripped lines end)."""
+    solid = np.flatnonzero(~_is_space(joined.units))
+    at = np.searchsorted(solid, joined.bounds)  # the bounds are spaces: at[i] is line i's first solid unit
+    filled = at[1:] > at[:-1]
+    return solid[at[:-1][filled]], solid[at[1:][filled] - 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules of 13a (and zh) as masks over a whole stream
 
 
 def _is_digit(units: Units) -> NDArray[np.bool_]:
@@ -208,7 +262,16 @@ def _in_runs(where: IntArray) -> IntArray:
     return np.arange(where.shape[0], dtype=np.int64) - first[run]
 
 
-def _digit_rules(units: Units, no_before: int = -1, no_after: int = -1) -> NDArray[np.bool_]:
+def _among(values: IntArray, sorted_set: IntArray) -> NDArray[np.bool_]:
+    """Which ``values`` occur in the sorted array ``sorted_set``."""
+    if not sorted_set.shape[0]:
+        return np.zeros(values.shape[0], dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_set, values), sorted_set.shape[0] - 1)
+    found: NDArray[np.bool_] = sorted_set[at] == values
+    return found
+
+
+def _digit_rules(units: Units, edges: tuple[IntArray, IntArray] | None = None) -> NDArray[np.bool_]:
     """Where rules 2-4 of 13a put a space before and after a unit, over the units of a whole stream.
 
     The units begin and end with a space.  A regular expression substitution scans left to right and a
@@ -223,105 +286,123 @@ def _digit_rules(units: Units, no_before: int = -1, no_after: int = -1) -> NDArr
     Rule 1 and the other rules only put spaces next to non-digits, so no rule changes what the next one
     sees as a digit, and every choice can be read off the original units: one pass of padding does all
     four rules (a unit that two rules pad gets two spaces a side, which changes no token).  zh strips each
-    line, so a line's first mark has no unit before it and its last none after it: the units
-    ``no_before`` and ``no_after`` (glued to such lines) count as no unit at all.  The tests compare the
-    tokens with sacreBLEU's on generated text.
+    line, so a line's first mark has no unit before it and its last none after it: ``edges`` holds the
+    first and last units of the lines, whose outer neighbours count as no unit at all.  The tests compare
+    the tokens with sacreBLEU's on generated text.
     """
     chosen = np.zeros(units.shape[0], dtype=bool)
     marks = np.flatnonzero((units == _PERIOD) | (units == _COMMA))
     if marks.shape[0]:
         offset = _in_runs(marks)
-        before = units[marks - offset - 1]
-        after = units[marks + 1]
-        by_rule_2 = (~_is_digit(before) & (before != no_before)) ^ (offset % 2 == 1)
-        chosen[marks[by_rule_2 | (~_is_digit(after) & (after != no_after))]] = True
+        first = marks - offset
+        before = ~_is_digit(units[first - 1])
+        after = ~_is_digit(units[marks + 1])
+        if edges is not None:
+            before &= ~_among(first, edges[0])
+            after &= ~_among(marks, edges[1])
+        chosen[marks[(before ^ (offset % 2 == 1)) | after]] = True
     dashes = np.flatnonzero(units[1:] == _DASH) + 1
     chosen[dashes[_is_digit(units[dashes - 1])]] = True
     return chosen
 
 
-# ---------------------------------------------------------------------------------------------
-# The text stage: a stream as one tokenized text
+def _rules(joined: _Joined, table: NDArray[np.bool_], edges: tuple[IntArray, IntArray] | None = None) -> _Joined:
+    """All four rules at once: a space before and after every unit that ``table`` marks or rules 2-4 choose.
 
-
-class _Joined(NamedTuple):
-    """A stream as one text of whitespace-separated tokens, lines separated by the ``separator`` token.
-
-    ``units`` are the text's UTF-8 bytes (``zh``: code points); it begins and ends with a space.
-    ``source`` is the joined text before the rules (whitespace characters pass them unchanged).
+    ``table`` marks rule 1's punctuation (and, in zh, Chinese characters); it is False at its last index.
     """
-
-    units: Units
-    separator: str
-    controls: frozenset[str]  # the candidate marks that occur in the lines
-    source: str
-
-    @property
-    def text(self) -> str:
-        return _text(self.units)
-
-    def lines(self) -> list[list[str]]:
-        return [line.split() for line in self.text.split(f" {self.separator} ")]
+    units = joined.units
+    small = table.shape[0] > int(np.iinfo(units.dtype).max)
+    chosen = np.take(table, units if small else np.minimum(units, table.shape[0] - 1))
+    chosen |= _digit_rules(units, edges)
+    return _padded(joined, chosen)
 
 
-def _join_13a(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
+# ---------------------------------------------------------------------------------------------
+# The tokenizers as joined streams
+
+#: The entities Tokenizer13a unescapes, in its order.
+_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+#: What Tokenizer13a replaces (line breaks aside), by first character.
+_REPLACED = (("<", ("<skipped>",)), ("&", tuple(entity for entity, _ in _ENTITIES)))
+
+
+def _prepared_13a(line: str) -> str:
+    """What 13a's rules see of a line, less its padding: BLEU's rstrip, then Tokenizer13a's replacements."""
+    line = line.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        for entity, char in _ENTITIES:
+            line = line.replace(entity, char)
+    return line
+
+
+def _needs_preparing(text: str) -> bool:
+    """Whether 13a replaces anything in ``text`` (looked up from each "<" and "&": much faster than ``in``)."""
+    if "\n" in text:
+        return True
+    for first, replaced in _REPLACED:
+        at = text.find(first)
+        while at >= 0:
+            if text.startswith(replaced, at):
+                return True
+            at = text.find(first, at + 1)
+    return False
+
+
+def _join_13a(lines: Sequence[str]) -> _Joined:
     """sacreBLEU's 13a: drop ``<skipped>``, join ``-\\n`` line breaks, unescape four entities, then the rules.
 
-    Every rule acts on single characters and their neighbours, and each line gets a space before and
-    after it (as in sacreBLEU), so the rules run once over the UTF-8 bytes of the joined lines.
+    Every rule acts on single characters and their neighbours, and each line has a space before and after
+    it (as in sacreBLEU), so the rules run once over the UTF-8 bytes of the joined lines.  The replacements
+    change the lengths of lines, so they are done line by line, and only for texts that need them; else
+    stripping a line's end only drops whitespace, which changes no token.
     """
-    controls = _controls("".join(lines))
-    separator = _marks(controls | set(avoid), 1)
-    text = f" {separator} ".join(lines)
-    if "\n" in text:
-        # sacreBLEU strips each line's end and removes <skipped> once, before it joins line breaks; do all
-        # three for these lines here.  Elsewhere stripping only drops whitespace, which changes no token.
-        broken = {i for i, line in enumerate(lines) if "\n" in line}
-        text = f" {separator} ".join(
-            line.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-            if i in broken
-            else line.replace("<skipped>", "")
-            for i, line in enumerate(lines)
-        )
-    else:
-        text = text.replace("<skipped>", "")
-    if "&" in text:
-        text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    return _Joined(_padded(_utf8(text), _punctuation_bytes()), separator, controls, text)
+    if _needs_preparing(" ".join(lines)):
+        lines = [_prepared_13a(line) for line in lines]
+    return _rules(_joined(lines, as_bytes=True), _punctuation_bytes())
 
 
-def _join_zh(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
+def _join_zh(lines: Sequence[str]) -> _Joined:
     """sacreBLEU's zh: strip the line, pad Chinese characters, then the four 13a rules (no entities, no padding).
 
     Without 13a's spaces around the line, a period or comma at the start of a line has no character before
-    it, and one at the end none after it.  Such lines get a mark glued to that end for rules 2-4, which
-    treat it as no character; the marks are then dropped.
+    it, and one at the end none after it: the rules get the edges of the lines.
     """
-    lines = [line.strip() for line in lines]
-    controls = _controls("".join(lines))
-    marks = _marks(controls | set(avoid), 3)
-    separator, start, end = marks[0], marks[1], marks[2]
-    glued = any(line[:1] in (".", ",") or line[-1:] in (".", ",") for line in lines)
-    if glued:
-        lines = [
-            f"{start if line[:1] in ('.', ',') else ''}{line}{end if line[-1:] in ('.', ',') else ''}" for line in lines
-        ]
-    text = f" {separator} ".join(lines)
-    points = _padded(_code_points(f" {text} "), _zh_table(), ord(start), ord(end))
-    if glued:
-        points = points[(points != ord(start)) & (points != ord(end))]
-    return _Joined(points, separator, controls, text)
+    joined = _joined(lines, as_bytes=False)
+    return _rules(joined, _zh_table(), _line_edges(joined))
 
 
-def _join_none(lines: Sequence[str], avoid: Collection[str] = ()) -> _Joined:
-    controls = _controls("".join(lines))
-    separator = _marks(controls | set(avoid), 1)
-    text = f" {separator} ".join(lines)
-    return _Joined(_utf8(text), separator, controls, text)
+def _join_none(lines: Sequence[str]) -> _Joined:
+    return _joined(lines, as_bytes=True)
 
 
-_Join = Callable[[Sequence[str], Collection[str]], _Joined]
-_JOIN: dict[str, _Join] = {"13a": _join_13a, "zh": _join_zh, "none": _join_none}
+_JOIN: dict[str, Callable[[Sequence[str]], _Joined]] = {"13a": _join_13a, "zh": _join_zh, "none": _join_none}
+
+
+class _Spans(NamedTuple):
+    """The tokens of one stream as spans of its units."""
+
+    units: Units
+    starts: IntArray  # the first unit of every token
+    sizes: IntArray  # units per token
+    lengths: IntArray  # tokens per line
+
+
+def _spans(joined: _Joined) -> _Spans:
+    """Where the tokens of a joined stream lie, and how many each line has (those starting inside it)."""
+    space = _is_space(joined.units)
+    edges = np.flatnonzero(space[1:] != space[:-1]) + 1  # the units begin and end with a space
+    starts, ends = edges[0::2], edges[1::2]
+    lengths: IntArray = np.diff(np.searchsorted(starts, joined.bounds))
+    return _Spans(joined.units, starts, ends - starts, lengths)
+
+
+def _split(joined: _Joined) -> list[list[str]]:
+    """The tokens of every line of a joined stream, as strings."""
+    tokens = joined.text.split()
+    lengths = _spans(joined).lengths.tolist()
+    ends = accumulate(lengths)
+    return [tokens[end - n : end] for end, n in zip(ends, lengths, strict=True)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,17 +413,15 @@ class Vocabulary:
     """Token -> id, shared by the streams of one chunk of segments; ids are below ``bound``.
 
     Ids need not be dense (each stream reserves one id per position and uses the ones of its new
-    tokens); the ``char`` tokenizer's ids are code points and leave ``ids`` empty.  ``seen`` holds the
-    control characters of the texts encoded so far, which no later text may use as marks.
+    tokens); the ``char`` tokenizer's ids are code points and leave ``ids`` empty.
     """
 
-    __slots__ = ("bound", "ids", "seen", "tokenize")
+    __slots__ = ("bound", "ids", "tokenize")
 
     def __init__(self, tokenize: str) -> None:
         self.tokenize = tokenize
         self.ids: dict[str, int] = {}
         self.bound = _CODE_POINTS if tokenize == "char" else 0
-        self.seen: set[str] = set()
 
     def lookup(self, tokens: Iterable[str], size: int, grow: bool) -> IntArray:
         """Ids of the ``size`` ``tokens``; unknown tokens are added when ``grow``, else get -1."""
@@ -364,38 +443,10 @@ class Encoded(NamedTuple):
     lengths: IntArray
 
 
-def _split_lines(ids: IntArray, n_lines: int, separator: int) -> Encoded:
-    """Drop the separator ids; the tokens between two of them are one line."""
-    cuts = np.flatnonzero(ids == separator)
-    if cuts.shape[0] != n_lines - 1:  # pragma: no cover - the separator does not occur in the text
-        raise RuntimeError("line separator found inside a line")
-    lengths = np.diff(np.concatenate([[-1], cuts, [ids.shape[0]]])) - 1
-    return Encoded(np.delete(ids, cuts) if cuts.size else ids, lengths.astype(np.int64))
-
-
-def _encode_joined(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
-    """Ids of the tokens of a joined text, adding new tokens to ``vocab`` (one dictionary pass).
-
-    A new token gets the id of its position; the line separator leaves the vocabulary afterwards.
-    """
+def _encode_joined(joined: _Joined, vocab: Vocabulary, grow: bool) -> Encoded:
+    """Ids of the tokens of a joined stream (one dictionary pass; see :meth:`Vocabulary.lookup`)."""
     tokens = joined.text.split()
-    ids = vocab.lookup(tokens, len(tokens), True)
-    separator = vocab.ids.pop(joined.separator, _NO_SEPARATOR)
-    vocab.seen |= joined.controls
-    return _split_lines(ids, n_lines, separator)
-
-
-def _encode_fixed(joined: _Joined, n_lines: int, vocab: Vocabulary) -> Encoded:
-    """Ids of the tokens of a joined text against ``vocab``, which is only read; unknown tokens get -1.
-
-    The line separator is among the unknown tokens; only those are compared with it.
-    """
-    tokens = joined.text.split()
-    ids = vocab.lookup(tokens, len(tokens), False)
-    unknown = np.flatnonzero(ids < 0)
-    is_separator = map(joined.separator.__eq__, [tokens[i] for i in unknown.tolist()])
-    ids[unknown[np.fromiter(is_separator, dtype=bool, count=unknown.shape[0])]] = _NO_SEPARATOR
-    return _split_lines(ids, n_lines, _NO_SEPARATOR)
+    return Encoded(vocab.lookup(tokens, len(tokens), grow), _spans(joined).lengths)
 
 
 def _encode_char(lines: Sequence[str]) -> Encoded:
@@ -425,60 +476,6 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX_2 = np.uint64(0xBF58476D1CE4E5B9)
 #: Tokens longer than this many bytes are hashed and compared as Python bytes (keeps the word loops short).
 _LONG_TOKEN = 256
-
-
-@cache
-def _byte_spaces() -> NDArray[np.bool_]:
-    """Which bytes are whole whitespace characters (ASCII only: a byte >= 0x80 is part of a character)."""
-    table = np.zeros(256, dtype=bool)
-    table[[ord(c) for c in _ASCII_SPACES]] = True
-    return table
-
-
-class _Spans(NamedTuple):
-    """The tokens of one stream as spans of its units; line separators left out."""
-
-    units: Units
-    starts: IntArray  # the first unit of every token
-    sizes: IntArray  # units per token
-    lengths: IntArray  # tokens per line
-
-
-def _spans(lines: Sequence[str], tokenize: str) -> _Spans:
-    """Where the tokens of ``lines`` lie in the stream's units."""
-    joined = _JOIN[tokenize](lines, ())
-    if joined.units.dtype == np.uint8:
-        units = _blanked(joined.units, [space for space in _WIDE_SPACES if space in joined.source])
-        space = _byte_spaces()[units]
-    else:
-        units = joined.units
-        space = _whitespace_table()[np.minimum(units, 0xFFFF)]  # U+FFFF is no space, nor any beyond
-    edges = np.flatnonzero(space[1:] != space[:-1]) + 1  # the units begin and end with a space
-    starts, ends = edges[0::2], edges[1::2]
-    separator = units[starts] == ord(joined.separator)  # the separator occurs nowhere else in the stream
-    cuts = np.flatnonzero(separator)
-    if cuts.shape[0] != len(lines) - 1:  # pragma: no cover - the separator does not occur in the text
-        raise RuntimeError("line separator found inside a line")
-    lengths = np.diff(np.concatenate([[-1], cuts, [starts.shape[0]]])) - 1
-    keep = ~separator
-    return _Spans(units, starts[keep], (ends - starts)[keep], lengths.astype(np.int64))
-
-
-def _blanked(units: NDArray[np.uint8], wide: Sequence[str]) -> NDArray[np.uint8]:
-    """UTF-8 bytes with every byte of the ``wide`` spaces made an ASCII space."""
-    if not wide:
-        return units
-    units = units.copy()
-    for space in wide:
-        code = space.encode("utf-8")
-        size = len(code)
-        found = units[: units.shape[0] - size + 1] == code[0]
-        for i in range(1, size):
-            found &= units[i : units.shape[0] - size + 1 + i] == code[i]
-        at = np.flatnonzero(found)
-        for i in range(size):
-            units[at + i] = 32
-    return units
 
 
 def _words(data: NDArray[np.uint8]) -> NDArray[np.uint64]:
@@ -590,35 +587,18 @@ def encode_together(
     """
     if tokenize not in _JOIN:
         return None
-    spans: list[_Spans | None] = []
-    try:
-        for lines in streams:
-            spans.append(_spans(_lowered(lines, lowercase), tokenize) if lines else None)
-    except _NoMarks:
-        return None
-    present = [s for s in spans if s is not None]
-    if not present:
-        empty = np.zeros(0, dtype=np.int64)
-        return [Encoded(empty, np.zeros(len(lines), dtype=np.int64)) for lines in streams], 0
-    item = present[0].units.dtype.itemsize
-    offsets = np.cumsum([0] + [s.units.nbytes for s in present]).tolist()
-    data = np.concatenate([*(s.units.view(np.uint8) for s in present), np.zeros(8, dtype=np.uint8)])
-    starts = np.concatenate([s.starts * item + offset for s, offset in zip(present, offsets, strict=False)])
-    sizes = np.concatenate([s.sizes for s in present]) * item
+    spans = [_spans(_JOIN[tokenize](_lowered(lines, lowercase))) for lines in streams]
+    item = spans[0].units.dtype.itemsize if spans else 1
+    offsets = np.cumsum([0] + [s.units.nbytes for s in spans]).tolist()
+    data = np.concatenate([*(s.units.view(np.uint8) for s in spans), np.zeros(8, dtype=np.uint8)])
+    starts = np.concatenate([s.starts * item + offset for s, offset in zip(spans, offsets, strict=False)] or [_NONE])
+    sizes = np.concatenate([s.sizes for s in spans] or [_NONE]) * item
     grouped = _group_spans(_words(data), data, starts, sizes)
     if grouped is None:
         return None
     ids, bound = grouped
-    encoded = []
-    cut = 0
-    for found in spans:
-        if found is None:
-            encoded.append(Encoded(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
-        else:
-            size = found.starts.shape[0]
-            encoded.append(Encoded(ids[cut : cut + size], found.lengths))
-            cut += size
-    return encoded, bound
+    cuts = np.cumsum([0] + [s.starts.shape[0] for s in spans]).tolist()
+    return [Encoded(ids[a:b], s.lengths) for s, a, b in zip(spans, cuts, cuts[1:], strict=False)], bound
 
 
 #: sacreBLEU's public tokenizer class for each name: (module under ``sacrebleu.tokenizers``, class).
@@ -662,13 +642,7 @@ def encode_lines(lines: Sequence[str], tokenize: str, lowercase: bool, vocab: Vo
         if tokenize == "char":
             return _encode_char(lines)
         if tokenize in _JOIN:
-            if not lines:
-                return Encoded(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-            encode = _encode_joined if grow else _encode_fixed
-            try:
-                return encode(_JOIN[tokenize](lines, vocab.seen), len(lines), vocab)
-            except _NoMarks:
-                vocab.seen |= _controls("".join(lines))  # now tokens: no later text may use them as marks
+            return _encode_joined(_JOIN[tokenize](lines), vocab, grow)
         return _encode_token_lists(_line_by_line(tokenize, lines), vocab, grow)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error
@@ -696,10 +670,7 @@ def tokenize_lines(lines: Sequence[str], tokenize: str = "13a", lowercase: bool 
         if tokenize == "char":
             return [list("".join(line.split())) for line in lines]
         if tokenize in _JOIN:
-            try:
-                return _JOIN[tokenize](lines, ()).lines() if lines else []
-            except _NoMarks:
-                pass
+            return _split(_JOIN[tokenize](lines))
         return _line_by_line(tokenize, lines)
     except ImportError as error:  # pragma: no cover - depends on optional extras
         raise ValueError(f"tokenizer {tokenize!r} needs an optional package: {error}") from error
