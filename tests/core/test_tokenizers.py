@@ -19,8 +19,16 @@ from sacrebleu.metrics.bleu import _get_tokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 import bleu_core
-from bleu_core import tokenizers
-from bleu_core.tokenizers import Encoded, Vocabulary, _spaced, decode, encode_lines, encode_together, is_chinese_char
+from bleu_core.tokenizers import (
+    Encoded,
+    Vocabulary,
+    decode,
+    encode_lines,
+    encode_together,
+    is_chinese_char,
+    joined,
+    together,
+)
 from tests.conftest import Pair, read_plain
 
 NAMES = ["13a", "char", "none", "zh", "intl"]
@@ -207,13 +215,13 @@ def test_streams_sharing_a_vocabulary_each_give_sacrebleus_tokens(name: str, str
 
 @pytest.mark.parametrize("found", [0, 1, 4, 80, 100, 104, 360, 400])
 def test_spaced_on_both_sides_of_its_density_switch(found: int) -> None:
-    # _spaced scatters when more than a quarter of the units (here 100 of 400) are chosen and masks otherwise.
+    # spaced() scatters when more than a quarter of the units (here 100 of 400) are chosen and masks otherwise.
     rng = np.random.default_rng(7)
     units = rng.integers(33, 127, size=400).astype(np.uint8)
     chosen = np.zeros(400, dtype=bool)
     chosen[rng.choice(400, size=found, replace=False)] = True
     expected = b"".join(b" %c " % u if c else bytes([u]) for u, c in zip(units.tolist(), chosen.tolist(), strict=True))
-    out = _spaced(units, chosen)
+    out = joined.spaced(units, chosen)
     assert (out is None) == (not chosen.any())
     assert (out.tobytes() if out is not None else units.tobytes()) == expected
 
@@ -237,13 +245,13 @@ def test_streams_encoded_together_match_sacrebleus_tokens(name: str, streams: li
 
 
 def test_the_space_tables_are_every_whitespace_character() -> None:
-    assert tuple(chr(c) for c in range(0x80) if chr(c).isspace()) == tokenizers._ASCII_SPACES
-    assert tuple(chr(c) for c in range(0x80, 0x110000) if chr(c).isspace()) == tokenizers._WIDE_SPACES
+    assert tuple(chr(c) for c in range(0x80) if chr(c).isspace()) == joined.ASCII_SPACES
+    assert tuple(chr(c) for c in range(0x80, 0x110000) if chr(c).isspace()) == joined.WIDE_SPACES
     expected = np.array([chr(c).isspace() for c in range(0x10000)])
-    assert np.array_equal(tokenizers._whitespace_table(), expected)
+    assert np.array_equal(joined.whitespace_table(), expected)
 
 
-@pytest.mark.parametrize("space", tokenizers._WIDE_SPACES)
+@pytest.mark.parametrize("space", joined.WIDE_SPACES)
 def test_wide_spaces_split_byte_streams_like_str_split(space: str) -> None:
     # str.split splits on these; in UTF-8 they span 2-3 bytes, which the byte streams blank out first.
     lines = [f"a{space}b", f"1{space}.5{space}-", f"{space}x,{space}", f"x{space}{space}", "a b", space]
@@ -267,7 +275,7 @@ def test_a_hash_clash_falls_back_to_the_vocabulary(target: str, clash: object, m
     refs = [["abcdefghij qrstuvwxyz " + "z" * 300, "short words here"]]
     expected = BLEU(tokenize="13a").corpus_score(hyps, refs).score
     assert encode_together([hyps, *refs], "13a", False) is not None
-    monkeypatch.setattr(tokenizers, target, clash, raising=False)  # every hash equal: told apart byte for byte
+    monkeypatch.setattr(together, target, clash, raising=False)  # every hash equal: told apart byte for byte
     assert encode_together([hyps, *refs], "13a", False) is None
     assert bleu_core.corpus_bleu(hyps, refs).score_100 == pytest.approx(expected, abs=1e-9)
 

@@ -1,0 +1,48 @@
+"""sacreBLEU's ``13a`` (mteval-v13a) over a whole stream: replacements, then the four rules over UTF-8 bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .joined import Joined, join
+from .rules import apply_rules, punctuation_bytes
+
+#: The entities Tokenizer13a unescapes, in its order.
+_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+#: What Tokenizer13a replaces (line breaks aside), by first character.
+_REPLACED = (("<", ("<skipped>",)), ("&", tuple(entity for entity, _ in _ENTITIES)))
+
+
+def prepared(line: str) -> str:
+    """What 13a's rules see of a line, less its padding: BLEU's rstrip, then Tokenizer13a's replacements."""
+    line = line.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        for entity, char in _ENTITIES:
+            line = line.replace(entity, char)
+    return line
+
+
+def needs_preparing(text: str) -> bool:
+    """Whether 13a replaces anything in ``text`` (looked up from each "<" and "&": much faster than ``in``)."""
+    if "\n" in text:
+        return True
+    for first, replaced in _REPLACED:
+        at = text.find(first)
+        while at >= 0:
+            if text.startswith(replaced, at):
+                return True
+            at = text.find(first, at + 1)
+    return False
+
+
+def join_13a(lines: Sequence[str]) -> Joined:
+    """sacreBLEU's 13a: drop ``<skipped>``, join ``-\\n`` line breaks, unescape four entities, then the rules.
+
+    Every rule acts on single characters and their neighbours, and each line has a space before and after
+    it (as in sacreBLEU), so the rules run once over the UTF-8 bytes of the joined lines.  The replacements
+    change the lengths of lines, so they are done line by line, and only for texts that need them; else
+    stripping a line's end only drops whitespace, which changes no token.
+    """
+    if needs_preparing(" ".join(lines)):
+        lines = [prepared(line) for line in lines]
+    return apply_rules(join(lines, as_bytes=True), punctuation_bytes())
