@@ -3,6 +3,12 @@
 :func:`tokenize_lines` gives tokens as strings, :func:`encode_lines` gives them as integer ids of a
 :class:`Vocabulary` (what n-gram counting needs) without a list of tokens per line, and
 :func:`encode_together` gives ids to the tokens of several streams straight from their bytes.
+
+Speed trick and its plain version: ``13a`` and ``zh`` run over a whole stream at once (:mod:`.joined`,
+:mod:`.rules`), ``char`` over its code points; :func:`.sacrebleu_line.tokenize_lines_by_sacrebleu` runs
+sacreBLEU's own tokenizer line by line, and both give the same tokens on every WMT22 file and on
+generated text (tested).  Measured gain (``python -m bench.tricks``, sacreBLEU's caches cleared): 12x
+for 13a on de-en ref A, 21-23x for zh on en-zh ref A, 2.7-3.0x for char on en-ja ref A.
 """
 
 from __future__ import annotations
@@ -18,8 +24,11 @@ from .tok13a import join_13a
 from .vocabulary import Encoded, Vocabulary, encode_joined, encode_token_lists
 from .zh import join_zh
 
-#: The tokenizers re-implemented over joined streams; ``char`` has its own; the others are sacreBLEU's.
-_JOIN: dict[str, Callable[[Sequence[str]], Joined]] = {"13a": join_13a, "zh": join_zh, "none": join_none}
+#: The tokenizers run over joined streams; ``char`` has its own; the others are sacreBLEU's, line by line.
+_JOIN: dict[str, Callable[[Sequence[str]], Joined]] = {"13a": join_13a, "zh": join_zh}
+#: The tokenizers whose tokens :func:`encode_together` finds in joined streams (``none`` only there: for
+#: strings and vocabulary ids, splitting each line is faster than joining).
+_SPANS: dict[str, Callable[[Sequence[str]], Joined]] = {**_JOIN, "none": join_none}
 
 
 def _lowered(lines: Sequence[str], lowercase: bool) -> Sequence[str]:
@@ -76,6 +85,6 @@ def encode_together(
     for the tokenizers that need strings (``char``, ``intl``, ``ja-mecab``) and when two distinct tokens
     share a hash: the caller then uses a :class:`Vocabulary`.
     """
-    if tokenize not in _JOIN:
+    if tokenize not in _SPANS:
         return None
-    return group_streams([spans(_JOIN[tokenize](_lowered(lines, lowercase))) for lines in streams])
+    return group_streams([spans(_SPANS[tokenize](_lowered(lines, lowercase))) for lines in streams])

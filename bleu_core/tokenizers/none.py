@@ -1,4 +1,8 @@
-"""sacreBLEU's ``none``: the line as it is, so the tokens are what str.split() gives (after BLEU's rstrip)."""
+"""sacreBLEU's ``none`` as a joined stream, for :func:`.corpus.encode_together` (ids from byte spans).
+
+``none`` leaves the line as it is, so its tokens are what str.split() gives; for tokens as strings or
+vocabulary ids, splitting each line (sacreBLEU's own way) is faster than joining them.
+"""
 
 from __future__ import annotations
 
@@ -7,5 +11,5 @@ from collections.abc import Sequence
 from .joined import Joined, join
 
 
-def join_none(lines: Sequence[str]) -> Joined:
-    return join(lines, as_bytes=True)
+def join_none(lines: Sequence[str], as_bytes: bool = True) -> Joined:
+    return join(lines, as_bytes)

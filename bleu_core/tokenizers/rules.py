@@ -87,13 +87,19 @@ def digit_rules(units: Units, edges: tuple[IntArray, IntArray] | None = None) ->
     return chosen
 
 
-def apply_rules(joined: Joined, table: NDArray[np.bool_], edges: tuple[IntArray, IntArray] | None = None) -> Joined:
-    """All four rules at once: a space before and after every unit that ``table`` marks or rules 2-4 choose.
+def chosen_by_rules(
+    units: Units, table: NDArray[np.bool_], edges: tuple[IntArray, IntArray] | None = None
+) -> NDArray[np.bool_]:
+    """The units that get a space before and after: those ``table`` marks or rules 2-4 choose.
 
     ``table`` marks rule 1's punctuation (and, in zh, Chinese characters); it is False at its last index.
     """
-    units = joined.units
     small = table.shape[0] > int(np.iinfo(units.dtype).max)
     chosen = np.take(table, units if small else np.minimum(units, table.shape[0] - 1))
     chosen |= digit_rules(units, edges)
-    return padded(joined, chosen)
+    return chosen
+
+
+def apply_rules(joined: Joined, table: NDArray[np.bool_], edges: tuple[IntArray, IntArray] | None = None) -> Joined:
+    """All four rules at once over a joined stream (see :func:`chosen_by_rules`)."""
+    return padded(joined, chosen_by_rules(joined.units, table, edges))

@@ -57,7 +57,7 @@ def is_chinese_char(char: str) -> bool:
 
 
 @cache
-def _zh_table() -> NDArray[np.bool_]:
+def zh_table() -> NDArray[np.bool_]:
     """zh pads Chinese characters, then 13a's punctuation: both put spaces around single characters.
 
     The table covers the BMP and is False at U+FFFF, so every character beyond the BMP is left alone.
@@ -82,4 +82,4 @@ def join_zh(lines: Sequence[str]) -> Joined:
     it, and one at the end none after it: the rules get the edges of the lines.
     """
     joined = join(lines, as_bytes=False)
-    return apply_rules(joined, _zh_table(), line_edges(joined))
+    return apply_rules(joined, zh_table(), line_edges(joined))
