@@ -117,6 +117,17 @@ def test_needs_preparing_equals_in(text: str) -> None:
     assert needs_preparing(text) == plain_needs_preparing(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("<" * 100, "&" * 100, "<" * 100 + "<skipped>", "&" * 100 + "&gt;", "<skipped>" + "<" * 100),
+        *("&lt" * 80 + ";", "x\n", "<" * 64 + "&amp;", "&" * 63 + "&quot;", "&" * 64 + "&quot;", "&" * 65 + "&quot;"),
+    ],
+)
+def test_needs_preparing_past_its_look_ups(text: str) -> None:
+    assert needs_preparing(text) == plain_needs_preparing(text)
+
+
 @given(st.lists(st.text(max_size=12), max_size=30))
 def test_lookup_equals_one_token_at_a_time(lines: list[str]) -> None:
     check_lookup(lines)
