@@ -19,8 +19,16 @@ from sacrebleu.metrics.bleu import _get_tokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 import bleu_core
-from bleu_core import tokenizers
-from bleu_core.tokenizers import Encoded, Vocabulary, _spaced, decode, encode_lines, encode_together, is_chinese_char
+from bleu_core.tokenizers import (
+    Encoded,
+    Vocabulary,
+    decode,
+    encode_lines,
+    encode_together,
+    is_chinese_char,
+    joined,
+    together,
+)
 from tests.conftest import Pair, read_plain
 
 NAMES = ["13a", "char", "none", "zh", "intl"]
@@ -141,23 +149,30 @@ def test_zh_line_edges_see_no_space(text: str) -> None:
     assert_both_outputs([text, text + " x", "x " + text, "", text], "zh")
 
 
-def test_separator_characters_in_the_text_are_avoided() -> None:
+def test_control_characters_in_the_text_are_ordinary_characters() -> None:
     lines = ["a\x00b. c", "\x01.5\x02", "x\x03,"]
     for name in ("13a", "zh", "none"):
         assert_both_outputs(lines, name)
 
 
+#: The 22 control characters that once marked line boundaries in joined text (texts holding them all had a
+#: path of their own), and every other C0 and C1 control character and DEL.
+OLD_MARKS = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
+CONTROLS = "".join(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)))
+
+
 @pytest.mark.parametrize("name", ["13a", "zh", "none"])
-def test_texts_holding_every_mark_candidate_are_tokenized_line_by_line(name: str) -> None:
-    # With too few control characters left to mark lines, sacreBLEU's own tokenizer runs line by line; the
-    # characters those texts hold are then tokens, which no later text of the vocabulary may use as marks.
-    marks = tokenizers._MARK_CANDIDATES
+@pytest.mark.parametrize("marks", [OLD_MARKS, CONTROLS], ids=["old marks", "all controls"])
+def test_texts_holding_every_control_character_take_the_one_path(name: str, marks: str) -> None:
+    # Line boundaries are offsets, so control characters are text like any other: texts holding all of them
+    # are tokenized, encoded to ids and encoded together like any text, and score like sacreBLEU.
     crowded = [f"a{marks[:11]}b. c,d 5.5", f"中文 x{marks[11:]}y, 1-2 .", ""]
     plain = [f"x{marks[0]} ok. 1,5", f"{marks[3]} {marks[12]}z 中", "a b"]
     references = [["a b. c , d 5.5", f"中文 xy 1 - 2 {marks[4:9]}", "x"]]
     for lines in (crowded, plain):
         assert_both_outputs(lines, name)
-    assert encode_together([crowded, *references], name, False) is None
+    streams = [crowded, *references]
+    assert_same_partition(encode_together(streams, name, False), [sacrebleu_tokens(s, name) for s in streams])
     vocab = Vocabulary(name)
     for lines in (crowded, plain, crowded):
         assert decode(encode_lines(lines, name, False, vocab), vocab) == sacrebleu_tokens(lines, name)
@@ -175,9 +190,9 @@ def test_texts_holding_every_mark_candidate_are_tokenized_line_by_line(name: str
 
 
 @pytest.mark.parametrize("name", ["13a", "zh", "none"])
-def test_streams_sharing_a_vocabulary_keep_their_marks_apart(name: str) -> None:
-    # Each stream picks marks absent from its own text and from every text the vocabulary saw before:
-    # a literal control character of one stream must not meet another stream's mark of the same character.
+def test_streams_sharing_a_vocabulary_with_control_characters(name: str) -> None:
+    # A literal control character of one stream is an ordinary character of every stream of the vocabulary,
+    # and no character the streams do not hold turns up in a token.
     streams = [
         ["\x00.5 x", "\x01.a\x02", ".5 \x00"],
         [".5 y", "a,", ",b .5,", "\x00"],
@@ -186,7 +201,7 @@ def test_streams_sharing_a_vocabulary_keep_their_marks_apart(name: str) -> None:
     vocab = Vocabulary(name)
     for lines in streams:
         assert decode(encode_lines(lines, name, False, vocab), vocab) == sacrebleu_tokens(lines, name)
-    assert not any(c in token for token in vocab.ids for c in "\x05\x06\x07")  # used marks leave the vocabulary
+    assert not any(c in token for token in vocab.ids for c in "\x05\x06\x07")
 
 
 @pytest.mark.parametrize("name", ["13a", "zh", "none"])
@@ -200,13 +215,13 @@ def test_streams_sharing_a_vocabulary_each_give_sacrebleus_tokens(name: str, str
 
 @pytest.mark.parametrize("found", [0, 1, 4, 80, 100, 104, 360, 400])
 def test_spaced_on_both_sides_of_its_density_switch(found: int) -> None:
-    # _spaced scatters when more than a quarter of the units (here 100 of 400) are chosen and masks otherwise.
+    # spaced() scatters when more than a quarter of the units (here 100 of 400) are chosen and masks otherwise.
     rng = np.random.default_rng(7)
     units = rng.integers(33, 127, size=400).astype(np.uint8)
     chosen = np.zeros(400, dtype=bool)
     chosen[rng.choice(400, size=found, replace=False)] = True
     expected = b"".join(b" %c " % u if c else bytes([u]) for u, c in zip(units.tolist(), chosen.tolist(), strict=True))
-    out = _spaced(units, chosen)
+    out = joined.spaced(units, chosen)
     assert (out is None) == (not chosen.any())
     assert (out.tobytes() if out is not None else units.tobytes()) == expected
 
@@ -230,13 +245,13 @@ def test_streams_encoded_together_match_sacrebleus_tokens(name: str, streams: li
 
 
 def test_the_space_tables_are_every_whitespace_character() -> None:
-    assert tuple(chr(c) for c in range(0x80) if chr(c).isspace()) == tokenizers._ASCII_SPACES
-    assert tuple(chr(c) for c in range(0x80, 0x110000) if chr(c).isspace()) == tokenizers._WIDE_SPACES
+    assert tuple(chr(c) for c in range(0x80) if chr(c).isspace()) == joined.ASCII_SPACES
+    assert tuple(chr(c) for c in range(0x80, 0x110000) if chr(c).isspace()) == joined.WIDE_SPACES
     expected = np.array([chr(c).isspace() for c in range(0x10000)])
-    assert np.array_equal(tokenizers._whitespace_table(), expected)
+    assert np.array_equal(joined.whitespace_table(), expected)
 
 
-@pytest.mark.parametrize("space", tokenizers._WIDE_SPACES)
+@pytest.mark.parametrize("space", joined.WIDE_SPACES)
 def test_wide_spaces_split_byte_streams_like_str_split(space: str) -> None:
     # str.split splits on these; in UTF-8 they span 2-3 bytes, which the byte streams blank out first.
     lines = [f"a{space}b", f"1{space}.5{space}-", f"{space}x,{space}", f"x{space}{space}", "a b", space]
@@ -260,7 +275,7 @@ def test_a_hash_clash_falls_back_to_the_vocabulary(target: str, clash: object, m
     refs = [["abcdefghij qrstuvwxyz " + "z" * 300, "short words here"]]
     expected = BLEU(tokenize="13a").corpus_score(hyps, refs).score
     assert encode_together([hyps, *refs], "13a", False) is not None
-    monkeypatch.setattr(tokenizers, target, clash, raising=False)  # every hash equal: told apart byte for byte
+    monkeypatch.setattr(together, target, clash, raising=False)  # every hash equal: told apart byte for byte
     assert encode_together([hyps, *refs], "13a", False) is None
     assert bleu_core.corpus_bleu(hyps, refs).score_100 == pytest.approx(expected, abs=1e-9)
 
