@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from bench.run import clear_sacrebleu_caches, data_root, read_lines
-from bleu_core.allocator import keep_freed_memory
 from bleu_core.tokenizers import Vocabulary, tokenize_lines
 from bleu_core.tokenizers.joined import is_space, join, plain_is_space, plain_spaced, spaced, spans
 from bleu_core.tokenizers.rules import chosen_by_rules, punctuation_bytes
@@ -160,7 +159,6 @@ def main() -> None:
     if not (root / "de-en").is_dir():
         print(f"WMT22 data not found at {root}: nothing to measure (set BLEU_WMT22 to its folder).")
         return
-    keep_freed_memory()  # as a score does
     print(f"{'trick':32} | {'input':22} | {'trick ms':>9} | {'plain ms':>9} | gain")
     print(f"{'-' * 32}-+-{'-' * 22}-+-{'-' * 9}-+-{'-' * 9}-+------")
     for trick, label, run, plain, before in cases(root):
