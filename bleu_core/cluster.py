@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 #: Chunks in flight per worker thread: enough to keep every worker busy while the next chunk is read.
 IN_FLIGHT_PER_THREAD = 2
+#: How long to wait for the scheduler before giving up with an error.
+CONNECT_TIMEOUT = "10s"
 
 
 def count_chunk(
@@ -42,7 +44,7 @@ def connect(address: str) -> Any:
             "--dask needs the dask extra (dask and distributed); install it with pip install 'bleu-explorer[dask]'"
         ) from None
     try:
-        return Client(address, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as error:
         raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
 
