@@ -8,36 +8,14 @@ no extra segment for a final newline, and the same errors for undecodable or bin
 
 from __future__ import annotations
 
-import io
+import codecs
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO, NoReturn, cast
 
-from .reader import InputFileError, check_line_counts, decode_lines, detect_encoding, read_lines
+from .reader import InputFileError, check_line_counts, decode_lines, detect_encoding, line_number, read_lines
 
-#: Characters read at a time; whole blocks are split into lines (faster than reading line by line).
-BLOCK_CHARACTERS = 1 << 20
-
-
-class _Replayed(io.RawIOBase):
-    """A binary stream with its first bytes read already (to detect the encoding of standard input)."""
-
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
-        super().__init__()
-        self._head = head
-        self._rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self._head:
-            size = min(len(buffer), len(self._head))
-            buffer[:size] = self._head[:size]
-            self._head = self._head[size:]
-            return size
-        data = self._rest.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
+#: Bytes read at a time; whole blocks are split into lines (faster than reading line by line).
+BLOCK_BYTES = 1 << 20
 
 
 class LineSource:
@@ -48,22 +26,17 @@ class LineSource:
         self.count = 0  # lines taken so far
         self._pending: list[str] = []  # lines read but not taken
         self._partial: str | None = ""  # the text after the last line feed read; None at the end of the file
+        self._seekable = stream is None  # a file the whole-file reader can read again for its error
         if stream is None:
             try:
                 stream = open(name, "rb")  # noqa: SIM115 - closed by close()
             except OSError:
                 read_lines(name)  # raises the reader's error for a missing or unreadable file
                 raise
-            encoding = detect_encoding(stream.read(4))
-            stream.seek(0)
-            binary: BinaryIO = stream
-        else:
-            head = stream.read(4)
-            encoding = detect_encoding(head)
-            binary = cast(BinaryIO, io.BufferedReader(_Replayed(head, stream)))
-        # Universal newlines turn CRLF and CR into LF, as the reader does.
-        self._text = io.TextIOWrapper(binary, encoding=encoding, errors="strict", newline=None)
-        self._seekable = stream.seekable()  # a file the whole-file reader can read again for its error
+        self._stream = stream
+        self._head = stream.read(4)  # enough for any byte-order mark; decoded with the first block
+        self.encoding = detect_encoding(self._head)
+        self._decoder = codecs.getincrementaldecoder(self.encoding)(errors="strict")
 
     def take(self, size: int) -> list[str]:
         """The next ``size`` lines at most (fewer at the end), without line feeds."""
@@ -74,35 +47,45 @@ class LineSource:
         self.count += len(chunk)
         return chunk
 
-    def _fail(self) -> NoReturn:
-        """Raise the whole-file reader's error (it names the line and the byte) for a file that cannot be read."""
+    def _fail(self, problem: str, before: str) -> NoReturn:
+        """Raise the whole-file reader's error for a file; for a stream, the same problem on the line it is on."""
         if self._seekable:
-            read_lines(self.name)
-        line = self.count + len(self._pending) + 1  # a stream cannot be read again: the first line not split
-        raise InputFileError(
-            self.name,
-            f"not valid {self._text.encoding.upper().replace('-SIG', '')} text, or binary content (a NUL byte) "
-            "near this line; save the file as UTF-8 text and try again",
-            line,
-        )
+            read_lines(self.name)  # names the line and the byte
+        line = self.count + len(self._pending) + line_number((self._partial or "") + before)
+        raise InputFileError(self.name, problem, line)
+
+    def _decode(self, data: bytes) -> str:
+        """The next piece of text; a CR at its end waits for the next piece (it may be half of a CRLF)."""
+        try:
+            text: str = self._decoder.decode(data, final=not data)
+        except UnicodeDecodeError as error:
+            before = data[: max(error.start, 0)].decode(self.encoding, errors="replace")
+            name = self.encoding.upper().replace("-SIG", "")
+            self._fail(f"not valid {name}; save the file as UTF-8 and try again", before)
+        if "\x00" in text:
+            self._fail(
+                "contains a NUL byte: this looks like a binary file, not text; give a plain-text file, "
+                "one segment per line",
+                text[: text.index("\x00")],
+            )
+        return text
 
     def _read_block(self) -> None:
         """Split the next block of text into lines; the last, unfinished one waits for the next block."""
         assert self._partial is not None
-        try:
-            block = self._text.read(BLOCK_CHARACTERS)
-        except UnicodeDecodeError:
-            self._fail()
-            raise
-        if "\x00" in block:
-            self._fail()
-        if not block:  # the end: a last line without a line feed is a segment too
-            if self._partial:
-                self._pending.append(self._partial)
+        data = self._head + self._stream.read(BLOCK_BYTES)
+        self._head = b""
+        block = self._decode(data)
+        if not data:  # the end: a last line without a line end is a segment too
+            lines = _lines(self._partial + block)
+            last = lines.pop()
+            self._pending.extend([*lines, last] if last else lines)
             self._partial = None
             return
-        lines = (self._partial + block).split("\n")
-        self._partial = lines.pop()
+        text = self._partial + block
+        held = "\r" if text.endswith("\r") else ""  # perhaps the first half of a CRLF: it waits with the line
+        lines = _lines(text[: len(text) - len(held)])
+        self._partial = lines.pop() + held
         self._pending.extend(lines)
 
     def rest(self, size: int) -> int:
@@ -113,7 +96,15 @@ class LineSource:
         return self.count
 
     def close(self) -> None:
-        self._text.close()
+        if self._seekable:  # a file this source opened; a stream given to it stays open
+            self._stream.close()
+
+
+def _lines(text: str) -> list[str]:
+    """Text split at line feeds, CRLF and lone CR (the last item is what follows the last line end)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
 
 
 def aligned_chunks(
@@ -137,4 +128,4 @@ def aligned_chunks(
         yield hyp_chunks, ref_chunks
 
 
-__all__ = ["BLOCK_CHARACTERS", "LineSource", "aligned_chunks", "decode_lines"]
+__all__ = ["BLOCK_BYTES", "LineSource", "aligned_chunks", "decode_lines"]

@@ -201,7 +201,7 @@ def test_cli_reads_blocks_into_the_readers_lines(text: str, encoding: str, block
         path.write_bytes(text.encode(encoding))
         expected = decode_lines(path.read_bytes(), "f.txt")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(line_source, "BLOCK_CHARACTERS", block)
+            patch.setattr(line_source, "BLOCK_BYTES", block)
             source = line_source.LineSource(str(path))
             lines: list[str] = []
             while chunk := source.take(take):
