@@ -192,3 +192,14 @@ def test_command_line_reports_an_unreachable_scheduler(
     path.write_text("a\n", encoding="utf-8")
     assert cli.run([str(path), "-i", str(path), "--dask", "tcp://127.0.0.1:9"]) == 2
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("scheduler", ["synchronous", "threads"])
+def test_any_scheduler_gives_the_same_result(client: distributed.Client, scheduler: str) -> None:
+    # Without a distributed Client (here overridden for the block), Dask's local schedulers count the partitions.
+    import dask
+
+    frame = pd.DataFrame({"hyp": ["a b c d", "x y", ""], "ref": ["a b c", "x y z", "w"]})
+    expected = bleu_core.corpus_bleu(list(frame["hyp"]), [list(frame["ref"])], tokenize="char")
+    with dask.config.set(scheduler=scheduler):
+        assert bleu_dask.corpus_bleu(dd.from_pandas(frame, npartitions=2), tokenize="char") == expected
