@@ -134,8 +134,9 @@ def cluster_without_trim_threshold(workers: int) -> Any:
     import dask
     from distributed import LocalCluster
 
-    dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
-    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+        # The nannies read the setting when they start, so it needs to hold only while the cluster is made.
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
 
 
 def _timed_dask(path: Path) -> tuple[float, float, Any]:

@@ -120,3 +120,15 @@ def test_a_stream_read_in_blocks_gives_the_readers_lines(text: str, encoding: st
         while chunk := source.take(take):
             lines += chunk
     assert lines == decode_lines(data, "<stdin>")
+
+
+@pytest.mark.slow
+def test_command_line_peak_memory_is_flat_on_real_data(tmp_path: Path) -> None:
+    # make test-slow: the benchmark's measurement on 50k and 400k WMT22 segments (two references).
+    from bench import scale
+
+    if not (scale.data_folder() / scale.PAIR).is_dir():
+        pytest.skip(f"WMT22 data not found at {scale.data_folder()}")
+    rows = scale.bench_cli(tmp_path, [50_000, 400_000], scale.base_lines())
+    assert all(row["identical"] for row in rows)
+    assert rows[1]["peak_mb"] < min(1.1 * rows[0]["peak_mb"], scale.TARGETS["cli_peak_mb"]), rows

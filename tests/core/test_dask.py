@@ -203,3 +203,14 @@ def test_any_scheduler_gives_the_same_result(client: distributed.Client, schedul
     expected = bleu_core.corpus_bleu(list(frame["hyp"]), [list(frame["ref"])], tokenize="char")
     with dask.config.set(scheduler=scheduler):
         assert bleu_dask.corpus_bleu(dd.from_pandas(frame, npartitions=2), tokenize="char") == expected
+
+
+@pytest.mark.slow
+def test_the_benchmarks_dask_path_gives_the_in_process_result(tmp_path: Path) -> None:
+    # make test-slow: bench.scale's dask task on 20,000 segments (its own 2-process cluster, Parquet input).
+    from bench import scale
+
+    if not (scale.data_folder() / scale.PAIR).is_dir():
+        pytest.skip(f"WMT22 data not found at {scale.data_folder()}")
+    row = scale.bench_dask(tmp_path, 20_000, 1, scale.base_lines())
+    assert row["identical"] and row["identical_to_repeated_statistics"]
