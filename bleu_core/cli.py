@@ -209,7 +209,8 @@ def _score(args: argparse.Namespace, sources: list[LineSource]) -> None:
         if args.dask:
             from .cluster import score_on_cluster
 
-            score_on_cluster(args.dask, aligned_chunks(refs, hyps, CLUSTER_CHUNK_LINES), options, sink)
+            files = (list(args.refs), list(args.input)) if args.input else None
+            score_on_cluster(args.dask, files, lambda: aligned_chunks(refs, hyps, CLUSTER_CHUNK_LINES), options, sink)
         else:
             score_locally(aligned_chunks(refs, hyps, CHUNK_LINES), options, sink)
         if args.sentence_level:

@@ -11,12 +11,14 @@ and the line offsets of every chunk in every file; sending the text is simpler a
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from .counting import score_chunk
+from .counting import CHUNK_SEGMENTS, score_chunk
 from .options import BleuOptions
 from .statistics import SegmentStats
+from .worker_files import FilePlan, check_lengths, plan_files, ranges, read_lines_at
 
 if TYPE_CHECKING:
     from .cli import StatisticsSink
@@ -49,26 +51,74 @@ def connect(address: str) -> Any:
         raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
 
 
+def count_files(
+    first_line: int, spans: list[tuple[str, int, int]], n_refs: int, options: BleuOptions, per_segment: bool
+) -> list[SegmentStats]:
+    """A worker's task: read the same lines of every file, count them a chunk at a time, return the statistics."""
+    texts = [read_lines_at(path, start, stop, first_line) for path, start, stop in spans]
+    refs, systems = texts[:n_refs], texts[n_refs:]
+    found: list[list[SegmentStats]] = [[] for _ in systems]
+    for at in range(0, len(refs[0]), CHUNK_SEGMENTS):
+        part = slice(at, at + CHUNK_SEGMENTS)
+        for k, stats in enumerate(
+            count_chunk([h[part] for h in systems], [r[part] for r in refs], options, per_segment)
+        ):
+            found[k].append(stats)
+    merged = [SegmentStats.concat(parts, options.max_order) for parts in found]
+    return merged if per_segment else [stats.summed() for stats in merged]
+
+
+def _plans(client: Any, paths: list[str]) -> list[FilePlan] | None:
+    """The workers' plan of the files, or None when they cannot open them or a file needs the reader's rules."""
+    try:
+        return plan_files(client, paths)
+    except OSError:  # e.g. no shared filesystem: the workers do not see the files
+        return None
+
+
 def score_on_cluster(
     address: str,
-    chunks: Iterable[tuple[list[list[str]], list[list[str]]]],
+    files: tuple[list[str], list[str]] | None,
+    chunks: Callable[[], Iterable[tuple[list[list[str]], list[list[str]]]]],
     options: BleuOptions,
     sink: StatisticsSink,
 ) -> None:
-    """Send every chunk to the cluster and hand the statistics to ``sink`` in chunk order."""
+    """Count on the cluster and hand the statistics to ``sink`` in order.
+
+    ``files`` (reference and hypothesis paths) are read by the workers when they can open them and every one
+    is plain UTF-8 with LF line ends; otherwise (standard input, CR line ends, UTF-16, no shared filesystem)
+    the ``chunks`` read here are sent to them.
+    """
     client = connect(address)
     try:
-        threads = max(1, sum(client.nthreads().values()))
-        pending: deque[Any] = deque()
         per_segment = bool(sink.args.sentence_level)
-        for systems, streams in chunks:
-            pending.append(client.submit(count_chunk, systems, streams, options, per_segment, pure=False))
-            if len(pending) >= IN_FLIGHT_PER_THREAD * threads:
-                _deliver(pending.popleft(), sink)
-        while pending:
-            _deliver(pending.popleft(), sink)
+        plans = _plans(client, [*files[0], *files[1]]) if files else None
+        tasks: Iterator[Callable[[], Any]]
+        if plans is None:
+            tasks = (
+                partial(client.submit, count_chunk, *chunk, options, per_segment, pure=False) for chunk in chunks()
+            )
+        else:
+            n_refs = len(files[0]) if files else 0
+            check_lengths(plans, n_refs)
+            tasks = (
+                partial(client.submit, count_files, line, spans, n_refs, options, per_segment, pure=False)
+                for line, spans in ranges(client, plans, n_refs)
+            )
+        _pipeline(tasks, max(1, sum(client.nthreads().values())), sink)
     finally:
         client.close()
+
+
+def _pipeline(tasks: Iterator[Callable[[], Any]], threads: int, sink: StatisticsSink) -> None:
+    """Submit tasks with a few per worker thread in flight; deliver their results in submission order."""
+    pending: deque[Any] = deque()
+    for submit in tasks:
+        pending.append(submit())
+        if len(pending) >= IN_FLIGHT_PER_THREAD * threads:
+            _deliver(pending.popleft(), sink)
+    while pending:
+        _deliver(pending.popleft(), sink)
 
 
 def _deliver(future: Any, sink: StatisticsSink) -> None:

@@ -17,7 +17,7 @@ import dask.dataframe as dd  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import bleu_core  # noqa: E402
-from bleu_core import cli, cluster  # noqa: E402
+from bleu_core import cli, cluster, worker_files  # noqa: E402
 from bleu_core import dask as bleu_dask  # noqa: E402
 from bleu_core.records import read_parquet  # noqa: E402
 from tests.conftest import SKIP_REASON, WMT22, read_plain  # noqa: E402
@@ -214,3 +214,59 @@ def test_the_benchmarks_dask_path_gives_the_in_process_result(tmp_path: Path) ->
         pytest.skip(f"WMT22 data not found at {scale.data_folder()}")
     row = scale.bench_dask(tmp_path, 20_000, 1, scale.base_lines())
     assert row["identical"] and row["identical_to_repeated_statistics"]
+
+
+def _outputs(args: list[str], address: str) -> tuple[str, str]:
+    """The command's output counted here and on the cluster."""
+    outputs = []
+    for dask_args in ([], ["--dask", address]):
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            assert cli.run([*args, *dask_args]) == 0
+        outputs.append(out.getvalue())
+    return outputs[0], outputs[1]
+
+
+@pytest.mark.parametrize(("bom", "newline"), [(b"", b"\n"), (b"\xef\xbb\xbf", b"\n"), (b"", b"\r\n")])
+def test_workers_read_the_files_in_small_blocks(
+    client: distributed.Client,
+    english: pd.DataFrame,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    bom: bytes,
+    newline: bytes,
+) -> None:
+    # Blocks of 300 bytes: chunks start mid-file at lines found by the workers; CRLF files are read here instead.
+    monkeypatch.setattr(worker_files, "BLOCK_BYTES", 300)
+    monkeypatch.setattr(cli, "CLUSTER_CHUNK_LINES", 50)
+    files = []
+    for name, lines in (("ref", english["ref1"]), ("hyp", english["hyp"]), ("other", english["ref2"].fillna(""))):
+        path = tmp_path / f"{name}.txt"
+        path.write_bytes(bom + newline.join(line.encode() for line in lines) + (newline if name != "hyp" else b""))
+        files.append(str(path))
+    plans = worker_files.plan_files(client, files)
+    assert (plans is None) == (newline == b"\r\n")
+    if plans is not None:
+        assert [plan.lines for plan in plans] == [len(english)] * 3
+        assert len(worker_files.chunk_starts(plans, 1)) > 10
+    for extra in ([], ["-sl"], ["-f", "text"]):
+        local, remote = _outputs([files[0], "-i", *files[1:], *extra], client.scheduler.address)
+        assert local == remote, extra
+
+
+def test_workers_report_bad_files_like_the_reader(
+    client: distributed.Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, hyp, short = tmp_path / "ref.txt", tmp_path / "hyp.txt", tmp_path / "short.txt"
+    ref.write_bytes(b"a b\nc d\ne f\n")
+    hyp.write_bytes(b"a b\nc \xff\ne f\n")
+    short.write_bytes(b"a b\n")
+    address = client.scheduler.address
+    assert cli.run([str(ref), "-i", str(hyp), "--dask", address]) == 2
+    assert f"{hyp} (line 2): not valid UTF-8" in capsys.readouterr().err
+    assert cli.run([str(ref), "-i", str(short), "--dask", address]) == 2
+    local = cli.run([str(ref), "-i", str(short)])
+    errors = capsys.readouterr().err.splitlines()
+    assert local == 2 and errors[0] == errors[1] and "has 3 lines but the hypothesis" in errors[0]
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    assert _outputs([str(empty), "-i", str(empty)], address)[0] == _outputs([str(empty), "-i", str(empty)], address)[1]
