@@ -46,8 +46,10 @@ test-fast: $(VENV)/.dev
 test-slow: $(VENV)/.dev chromium
 	$(BIN)/pytest -m "slow or properties" --hypothesis-profile=slow
 
+# bench.scale: 1M segments on a 2-process Dask LocalCluster, and the command line's peak memory at 100k, 1M and 4M.
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.scale
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

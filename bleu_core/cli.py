@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from typing import cast
+from collections.abc import Iterable, Sequence
+from typing import TextIO
 
 from .api import BleuResult, result_from_statistics
 from .counting import CHUNK_SEGMENTS, score_chunk
+from .line_source import LineSource, aligned_chunks
 from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-from .reader import InputFileError, check_line_counts, decode_lines, detect_encoding, read_lines
+from .reader import InputFileError
 from .scoring import score_statistics
 from .statistics import SegmentStats
 from .version import __version__
 
 #: Lines read from every file at a time: memory grows with this, not with the files.
 CHUNK_LINES = CHUNK_SEGMENTS
-#: Characters read at a time; whole blocks are split into lines (faster than reading line by line).
-BLOCK_CHARACTERS = 1 << 20
+#: Lines per task with ``--dask``: larger, so that each task's work outweighs the cluster's overhead per task.
+CLUSTER_CHUNK_LINES = 20_000
 
 
 def _weights(text: str) -> list[float]:
@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     parser.add_argument("-w", "--width", type=int, default=1, help="decimals for --score-only and text (default 1)")
     parser.add_argument("-sl", "--sentence-level", action="store_true", help="one score per segment (JSON lines)")
+    parser.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        default=None,
+        help="count on a Dask cluster at this scheduler address (needs the dask extra); files are read here",
+    )
     parser.add_argument("-V", "--version", action="version", version=f"bleu_core {__version__}")
     return parser
 
@@ -112,131 +118,116 @@ def _print_corpus(name: str, result: BleuResult, args: argparse.Namespace, many:
         print(json.dumps(record, ensure_ascii=False))
 
 
-def _print_sentences(stats: SegmentStats, options: BleuOptions, args: argparse.Namespace) -> None:
+def _print_sentences(
+    stats: SegmentStats, options: BleuOptions, args: argparse.Namespace, start: int, out: TextIO
+) -> None:
+    """One line per segment, numbered from ``start + 1``."""
     scores = score_statistics(stats, options)
     for i in range(len(stats)):
         if args.score_only:
-            print(f"{100.0 * scores.score[i]:.{args.width}f}")
+            line = f"{100.0 * scores.score[i]:.{args.width}f}"
         elif args.format == "text":
-            print(f"{i + 1}\tBLEU = {100.0 * scores.score[i]:.{args.width}f}")
+            line = f"{start + i + 1}\tBLEU = {100.0 * scores.score[i]:.{args.width}f}"
         else:
-            print(json.dumps(_segment_record(i + 1, stats.take(slice(i, i + 1)), options)))
+            line = json.dumps(_segment_record(start + i + 1, stats.take(slice(i, i + 1)), options))
+        out.write(line + "\n")
 
 
-class _Source:
-    """The lines of one input, read a chunk at a time (the whole of standard input at once)."""
+class StatisticsSink:
+    """Where chunks of statistics go as they are made: summed per hypothesis file, and printed for ``-sl``.
 
-    def __init__(self, name: str, lines: list[str] | None = None) -> None:
-        self.name = name
-        self.count = 0
-        self._lines = lines
-        self._text: io.TextIOWrapper | None = None
-        self._pending: list[str] = []  # lines read but not taken
-        self._partial: str | None = ""  # the text after the last line feed read; None at the end of the file
-        if lines is None:
-            try:
-                handle = open(name, "rb")  # noqa: SIM115 - closed by close()
-            except OSError:
-                read_lines(name)  # raises the reader's error for a missing or unreadable file
-                raise
-            encoding = detect_encoding(handle.read(4))
-            handle.seek(0)
-            # Universal newlines turn CRLF and CR into LF, as the reader does.
-            self._text = io.TextIOWrapper(handle, encoding=encoding, errors="strict", newline=None)
+    Only the sums stay in memory.  With ``-sl`` the first hypothesis file's segments are printed at once;
+    those of later files are spooled to temporary files and printed after it, keeping the output order.
+    """
 
-    def take(self, size: int) -> list[str]:
-        """The next ``size`` lines at most (fewer at the end), without line feeds."""
-        if self._lines is not None:
-            chunk = self._lines[self.count : self.count + size]
-        else:
-            while len(self._pending) < size and self._partial is not None:
-                self._read_block()
-            chunk = self._pending[:size]
-            del self._pending[:size]
-        self.count += len(chunk)
-        return chunk
+    def __init__(self, n_systems: int, options: BleuOptions, args: argparse.Namespace) -> None:
+        self.options = options
+        self.args = args
+        self.sums = [SegmentStats.empty(options.max_order) for _ in range(n_systems)]
+        self.counts = [0] * n_systems
+        self._spools: list[TextIO] = [sys.stdout]
+        if args.sentence_level and n_systems > 1:
+            import tempfile
 
-    def _read_block(self) -> None:
-        """Split the next block of text into lines; the last, unfinished one waits for the next block."""
-        assert self._text is not None and self._partial is not None
-        try:
-            block = self._text.read(BLOCK_CHARACTERS)
-        except UnicodeDecodeError:
-            read_lines(self.name)  # the reader names the line and the byte
-            raise
-        if "\x00" in block:
-            read_lines(self.name)
-        if not block:  # the end: a last line without a line feed is a segment too
-            if self._partial:
-                self._pending.append(self._partial)
-            self._partial = None
-            return
-        lines = (self._partial + block).split("\n")
-        self._partial = lines.pop()
-        self._pending.extend(lines)
+            # Closed by close(), after finish() has copied them out.
+            self._spools += [tempfile.TemporaryFile("w+", encoding="utf-8") for _ in range(n_systems - 1)]  # noqa: SIM115
 
-    def rest(self) -> int:
-        """Count the lines left (to report a length mismatch) and close the file."""
-        while self.take(CHUNK_LINES):
-            pass
-        self.close()
-        return self.count
+    def add(self, system: int, stats: SegmentStats) -> None:
+        """Take the next chunk of one system's statistics (per segment with ``-sl``, else any rows)."""
+        if self.args.sentence_level:
+            _print_sentences(stats, self.options, self.args, self.counts[system], self._spools[system])
+            self.counts[system] += len(stats)
+        self.sums[system] = self.sums[system].merge(stats)
+
+    def finish(self) -> None:
+        """Print the spooled segments of the later hypothesis files, in order."""
+        sys.stdout.flush()
+        for spool in self._spools[1:]:
+            spool.seek(0)
+            while block := spool.read(1 << 20):
+                sys.stdout.write(block)
+            spool.close()
 
     def close(self) -> None:
-        if self._text is not None:
-            self._text.close()
+        for spool in self._spools[1:]:
+            spool.close()
 
 
-def _chunks(refs: list[_Source], hyps: list[_Source]) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
-    """Aligned chunks of every hypothesis and reference file; a length mismatch raises the reader's error."""
-    while True:
-        ref_chunks = [ref.take(CHUNK_LINES) for ref in refs]
-        hyp_chunks = [hyp.take(CHUNK_LINES) for hyp in hyps]
-        sizes = {len(chunk) for chunk in (*ref_chunks, *hyp_chunks)}
-        if len(sizes) > 1:
-            # Only the lengths matter to the reader's check: ranges stand in for the lines.
-            counts = [(source.name, cast(Sequence[str], range(source.rest()))) for source in (*refs, *hyps)]
-            for hyp in counts[len(refs) :]:
-                check_line_counts(hyp, counts[: len(refs)])
-        if sizes == {0}:
+def score_locally(
+    chunks: Iterable[tuple[list[list[str]], list[list[str]]]], options: BleuOptions, sink: StatisticsSink
+) -> None:
+    """Count every chunk in this process; each chunk of references is counted once for every hypothesis file."""
+    for hyp_chunks, ref_chunks in chunks:
+        for k, stats in enumerate(
+            score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
+        ):
+            sink.add(k, stats)
+
+
+def _options(args: argparse.Namespace) -> BleuOptions:
+    return make_options(
+        max_order=args.max_ngram_order,
+        weights=args.weights,
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+        smooth=args.smooth_method,
+        smooth_value=args.smooth_value,
+        effective_order=args.effective_order or args.sentence_level,
+    )
+
+
+def _score(args: argparse.Namespace, sources: list[LineSource]) -> None:
+    """Read, count and print: files stream through in chunks, only summed statistics stay."""
+    options = _options(args)
+    refs = [LineSource(path) for path in args.refs]
+    sources.extend(refs)
+    # Standard input streams too: it is read a block at a time, like the files.
+    hyps = [LineSource(path) for path in args.input] if args.input else [LineSource("<stdin>", sys.stdin.buffer)]
+    sources.extend(hyps)
+    sink = StatisticsSink(len(hyps), options, args)
+    try:
+        if args.dask:
+            from .cluster import score_on_cluster
+
+            files = (list(args.refs), list(args.input)) if args.input else None
+            score_on_cluster(args.dask, files, lambda: aligned_chunks(refs, hyps, CLUSTER_CHUNK_LINES), options, sink)
+        else:
+            score_locally(aligned_chunks(refs, hyps, CHUNK_LINES), options, sink)
+        if args.sentence_level:
+            sink.finish()
             return
-        yield hyp_chunks, ref_chunks
+    finally:
+        sink.close()
+    for hyp, stats in zip(hyps, sink.sums, strict=True):
+        _print_corpus(hyp.name, result_from_statistics(stats, options, len(refs)), args, len(hyps) > 1)
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    sources: list[_Source] = []
+    sources: list[LineSource] = []
     try:
-        options = make_options(
-            max_order=args.max_ngram_order,
-            weights=args.weights,
-            tokenize=args.tokenize,
-            lowercase=args.lowercase,
-            smooth=args.smooth_method,
-            smooth_value=args.smooth_value,
-            effective_order=args.effective_order or args.sentence_level,
-        )
-        refs = [_Source(path) for path in args.refs]
-        sources.extend(refs)
-        if args.input:
-            hyps = [_Source(path) for path in args.input]
-        else:
-            hyps = [_Source("<stdin>", decode_lines(sys.stdin.buffer.read(), "<stdin>"))]
-        sources.extend(hyps)
-        parts: list[list[SegmentStats]] = [[] for _ in hyps]
-        for hyp_chunks, ref_chunks in _chunks(refs, hyps):
-            # Each chunk of references is counted once and scores every hypothesis file; only statistics stay.
-            for k, stats in enumerate(
-                score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
-            ):
-                parts[k].append(stats)
-        for hyp, hyp_parts in zip(hyps, parts, strict=True):
-            stats = SegmentStats.concat(hyp_parts, options.max_order)
-            if args.sentence_level:
-                _print_sentences(stats, options, args)
-            else:
-                _print_corpus(hyp.name, result_from_statistics(stats, options, len(refs)), args, len(hyps) > 1)
+        _score(args, sources)
     except (InputFileError, ValueError, TypeError) as error:
         print(f"bleu_core: error: {error}", file=sys.stderr)
         return 2

@@ -39,14 +39,14 @@ def detect_encoding(data: bytes) -> str:
     return "utf-8"
 
 
-def _line_number(before: str) -> int:
+def line_number(before: str) -> int:
     """The 1-based line that follows the text ``before`` (CRLF, CR and LF each end a line)."""
     return before.count("\n") + before.count("\r") - before.count("\r\n") + 1
 
 
 def _line_of(data: bytes, offset: int, encoding: str) -> int:
     """The line holding byte ``offset`` (counted in the decoded text, so UTF-16 counts right)."""
-    return _line_number(data[:offset].decode(encoding, errors="replace"))
+    return line_number(data[:offset].decode(encoding, errors="replace"))
 
 
 def _nul_problem(data: bytes, encoding: str) -> str:
@@ -77,7 +77,7 @@ def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
             line,
         ) from None
     if "\x00" in text:
-        raise InputFileError(name, _nul_problem(data, encoding), _line_number(text[: text.index("\x00")]))
+        raise InputFileError(name, _nul_problem(data, encoding), line_number(text[: text.index("\x00")]))
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text:

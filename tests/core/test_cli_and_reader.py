@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu_core
-from bleu_core import cli as cli_module
+from bleu_core import line_source
 from bleu_core.reader import InputFileError, decode_lines
 
 HYP = ["The cat sat on the mat.", "A dog barked twice."]
@@ -201,8 +201,8 @@ def test_cli_reads_blocks_into_the_readers_lines(text: str, encoding: str, block
         path.write_bytes(text.encode(encoding))
         expected = decode_lines(path.read_bytes(), "f.txt")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(cli_module, "BLOCK_CHARACTERS", block)
-            source = cli_module._Source(str(path))
+            patch.setattr(line_source, "BLOCK_BYTES", block)
+            source = line_source.LineSource(str(path))
             lines: list[str] = []
             while chunk := source.take(take):
                 assert len(chunk) == take or not source.take(take)
