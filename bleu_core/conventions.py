@@ -96,7 +96,9 @@ TOOL_CONVENTIONS: dict[str, Conventions] = {
     "hf-evaluate": Conventions(length_rule="shortest", brevity="ratio"),
     "torchmetrics": Conventions(tokenizer="whitespace", length_rule="closest-first"),
     "multi-bleu": Conventions(tokenizer="whitespace", brevity="zero-when-r-is-0", scale="0-100"),
-    "d2l": Conventions(tokenizer="space", references="first", empty_orders="skip", weights=(0.5, 0.25), aggregation="mean"),
+    "d2l": Conventions(
+        tokenizer="space", references="first", empty_orders="skip", weights=(0.5, 0.25), aggregation="mean"
+    ),
 }
 
 
@@ -263,7 +265,9 @@ def score_sums(matches: Sequence[int], denominators: Sequence[int], c: int, r: i
     return _brevity_penalty(c, r, point.brevity) * math.exp(math.fsum(terms))
 
 
-def _segment_sums(counts: CorpusCounts, point: Conventions, segments: Sequence[int]) -> tuple[list[int], list[int], int, int]:
+def _segment_sums(
+    counts: CorpusCounts, point: Conventions, segments: Sequence[int]
+) -> tuple[list[int], list[int], int, int]:
     """Matches, denominators, c and r summed over ``segments``, by ``point``'s rules."""
     orders = range(len(point.weights))
     floor = 1 if point.denominator == "at-least-1" else 0
@@ -271,8 +275,7 @@ def _segment_sums(counts: CorpusCounts, point: Conventions, segments: Sequence[i
     denominators = [sum(max(floor, counts.segment_totals[i][n]) for i in segments) for n in orders]
     c = sum(counts.candidate_lengths[i] for i in segments)
     r = sum(
-        _reference_length(counts.candidate_lengths[i], counts.reference_lengths[i], point.length_rule)
-        for i in segments
+        _reference_length(counts.candidate_lengths[i], counts.reference_lengths[i], point.length_rule) for i in segments
     )
     return matches, denominators, c, r
 

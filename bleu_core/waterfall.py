@@ -90,7 +90,9 @@ def _own_score(key: str, corpus: Corpus, as_corpus: bool) -> float:
     if IMPLEMENTATIONS[key].corpus_level:
         streams = [[refs[k] if k < len(refs) else None for refs in corpus.references] for k in range(_width(corpus))]
         return corpus_score(key, list(corpus.hypotheses), streams)
-    scores = [trace_implementation(key, h, list(r)).score for h, r in zip(corpus.hypotheses, corpus.references, strict=True)]
+    scores = [
+        trace_implementation(key, h, list(r)).score for h, r in zip(corpus.hypotheses, corpus.references, strict=True)
+    ]
     return math.fsum(scores) / len(scores)
 
 
@@ -98,7 +100,9 @@ def _width(corpus: Corpus) -> int:
     return max((len(refs) for refs in corpus.references), default=0)
 
 
-def _rows(corpus: Corpus, start: Conventions, end: Conventions, order: tuple[str, ...], first_label: str) -> tuple[WaterfallStep, ...]:
+def _rows(
+    corpus: Corpus, start: Conventions, end: Conventions, order: tuple[str, ...], first_label: str
+) -> tuple[WaterfallStep, ...]:
     """Score ``start``, then each field of ``order`` that differs switched to ``end``'s value."""
     cache: dict[tuple[object, ...], object] = {}
     orders = max(len(start.weights), len(end.weights))

@@ -25,6 +25,7 @@ Tokens = Sequence[str]
 CLOSEST = "closest, ties shorter"
 CLOSEST_FIRST = "closest, ties first"
 SHORTEST = "shortest"
+FIRST_ONLY = "the first reference (one reference only)"
 
 
 class OriginalToolError(ValueError):
@@ -42,7 +43,7 @@ class Implementation:
     name: str
     tokenizer: str
     smoothing: str
-    ref_length_rule: str  # CLOSEST | SHORTEST | CLOSEST_FIRST
+    ref_length_rule: str  # CLOSEST | SHORTEST | CLOSEST_FIRST | FIRST_ONLY
     zero_handling: str
     weights: str
     scale: str  # "0-1" | "0-100"

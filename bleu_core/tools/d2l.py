@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 from ..clipping import clipped_matches
-from .base import Implementation, ImplementationTrace, OrderStep, ToolTrace, plain_note
+from .base import FIRST_ONLY, Implementation, ImplementationTrace, OrderStep, ToolTrace, plain_note
 
 __all__ = ["BOOK_K", "IMPLEMENTATION", "d2l_bleu", "d2l_tokens", "trace_d2l"]
 
@@ -28,7 +28,7 @@ IMPLEMENTATION = Implementation(
     name="Dive into Deep Learning bleu(k=2)",
     tokenizer="str.split(' ') (doubled spaces give empty tokens)",
     smoothing="none",
-    ref_length_rule="the single label sequence (the first reference)",
+    ref_length_rule=FIRST_ONLY,
     zero_handling="any zero precision gives 0; orders longer than the prediction are skipped, weights kept",
     weights="p_n^(1/2^n): 1/2, 1/4 for k = 2, not normalized",
     scale="0-1",
@@ -78,4 +78,3 @@ def sentence_trace(implementation: Implementation, candidate: str, references: S
     """The registry entry's sentence trace: split(' ') tokens, the first reference only, k = 2."""
     cand, label = d2l_tokens(candidate), d2l_tokens(references[0])
     return ImplementationTrace.of(implementation, "space", cand, [label], trace_d2l(cand, label, BOOK_K))
-
