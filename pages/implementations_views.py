@@ -245,17 +245,20 @@ def waterfall_chart(result: Waterfall) -> alt.Chart:
     frame = pd.DataFrame(records)
     colours = alt.Scale(domain=["tool", "up", "down", "no change"], range=["#3b6ea8", "#4c9a5f", "#c0504d", "#9e9e9e"])
     base = alt.Chart(frame).encode(
-        x=alt.X("step:N", sort=None, title=None, axis=alt.Axis(labelAngle=-30, labelLimit=180)),
+        y=alt.Y("step:N", sort=None, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
         tooltip=["step", "setting", "label"],
     )
-    bars = base.mark_bar(size=28).encode(
-        y=alt.Y("low:Q", title="BLEU in [0, 1]", scale=alt.Scale(domain=[0, 1])),
-        y2="high:Q",
+    bars = base.mark_bar(size=18, minBandSize=2).encode(
+        x=alt.X("low:Q", title="BLEU in [0, 1]", scale=alt.Scale(domain=[0, 1])),
+        x2="high:Q",
         color=alt.Color("kind:N", scale=colours, legend=alt.Legend(orient="top", title=None)),
     )
-    text = base.mark_text(dy=-8, fontSize=11).encode(y="high:Q", text="label:N")
+    # A setting that differs without moving the number: a grey tick at the score it leaves unchanged.
+    ticks = base.transform_filter(alt.datum.kind == "no change").mark_tick(color="#9e9e9e", thickness=2, size=18)
+    text = base.mark_text(align="left", dx=5, fontSize=11).encode(x="high:Q", text="label:N")
     first = IMPLEMENTATIONS[result.first].label
-    return (bars + text).properties(height=320, title=f"From {first} to {end_label}, one setting at a time")
+    title = f"From {first} to {end_label}, one setting at a time"
+    return (bars + ticks.encode(x="high:Q") + text).properties(height=alt.Step(30), title=title)
 
 
 def fields_frame(traces: Sequence[ImplementationTrace]) -> pd.DataFrame:
