@@ -21,8 +21,19 @@ from dataclasses import dataclass, replace
 
 from .conventions import FIELDS, LABELS, Conventions, Corpus, conventions_of, count, describe, score_counts
 from .tools import IMPLEMENTATIONS, check_sentence_input, corpus_score, segment_references, trace_implementation
+from .tools.base import CorpusCounts
 
-__all__ = ["ORDERS", "PIPELINE", "RULES_FIRST", "Waterfall", "WaterfallStep", "corpus_waterfall", "waterfall"]
+__all__ = [
+    "ORDERS",
+    "PIPELINE",
+    "RULES_FIRST",
+    "Waterfall",
+    "WaterfallStep",
+    "corpus_waterfall",
+    "corpus_waterfalls",
+    "first_differing_segment",
+    "waterfall",
+]
 
 #: The default order: the data flow, text to number.
 PIPELINE: tuple[str, ...] = FIELDS
@@ -100,18 +111,23 @@ def _width(corpus: Corpus) -> int:
     return max((len(refs) for refs in corpus.references), default=0)
 
 
+Counts = dict[tuple[object, ...], CorpusCounts]
+
+
 def _rows(
-    corpus: Corpus, start: Conventions, end: Conventions, order: tuple[str, ...], first_label: str
+    corpus: Corpus, start: Conventions, end: Conventions, order: tuple[str, ...], first_label: str, cache: Counts
 ) -> tuple[WaterfallStep, ...]:
-    """Score ``start``, then each field of ``order`` that differs switched to ``end``'s value."""
-    cache: dict[tuple[object, ...], object] = {}
+    """Score ``start``, then each field of ``order`` that differs switched to ``end``'s value.
+
+    ``cache`` keeps the counts of each (tokenizer, case, references, orders), shared by the waterfalls of one input.
+    """
     orders = max(len(start.weights), len(end.weights))
 
     def score(point: Conventions) -> float:
-        key = (point.tokenizer, point.lowercase, point.references)
+        key = (point.tokenizer, point.lowercase, point.references, orders)
         if key not in cache:
             cache[key] = count(corpus, point, orders)
-        return score_counts(cache[key], point)  # type: ignore[arg-type]
+        return score_counts(cache[key], point)
 
     point, previous = start, score(start)
     rows = [WaterfallStep(first_label, "", "every setting as the tool has it", previous, 0.0)]
@@ -127,19 +143,31 @@ def _rows(
     return tuple(rows)
 
 
-def _build(first: str, second: str, corpus: Corpus, as_corpus: bool, order: Sequence[str]) -> Waterfall:
+def _build(
+    first: str,
+    second: str,
+    corpus: Corpus,
+    as_corpus: bool,
+    order: Sequence[str],
+    shared: tuple[Counts, dict[str, float]] | None = None,
+) -> Waterfall:
+    """The waterfall of one pair; ``shared`` (counts, own scores) lets several pairs of one input reuse work."""
     steps = _check_order(order)
     for key in (first, second):
         if key not in IMPLEMENTATIONS:
             raise ValueError(f"unknown implementation {key!r}; choose one of {', '.join(IMPLEMENTATIONS)}")
-    a, b = _own_score(first, corpus, as_corpus), _own_score(second, corpus, as_corpus)
+    cache, own = shared if shared is not None else ({}, {})
+    for key in (first, second):
+        if key not in own:
+            own[key] = _own_score(key, corpus, as_corpus)
+    a, b = own[first], own[second]
     empty = Waterfall(first, second, as_corpus, steps, (), a, b)
     for key, value in ((first, a), (second, b)):
         if math.isnan(value):
             label = IMPLEMENTATIONS[key].label
             return replace(empty, reason=f"No waterfall: {label} has no score for this input (it fails or gives NaN).")
     start, end = conventions_of(first, as_corpus), conventions_of(second, as_corpus)
-    rows = _rows(corpus, start, end, steps, IMPLEMENTATIONS[first].label)
+    rows = _rows(corpus, start, end, steps, IMPLEMENTATIONS[first].label, cache)
     return replace(empty, rows=rows)
 
 
@@ -162,11 +190,27 @@ def corpus_waterfall(
 
     Sentence-only tools (MATLAB, NLTK 3.2, d2l) score a corpus as the mean of their sentence scores.
     """
+    return _build(first, second, _corpus(hypotheses, references), True, order)
+
+
+def _corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> Corpus:
     segments = segment_references(hypotheses, references)
     if not hypotheses or any(not refs for refs in segments):
         raise ValueError("every segment needs at least one reference; give a non-empty corpus")
-    corpus = Corpus(tuple(hypotheses), tuple(tuple(refs) for refs in segments))
-    return _build(first, second, corpus, True, order)
+    return Corpus(tuple(hypotheses), tuple(tuple(refs) for refs in segments))
+
+
+def corpus_waterfalls(
+    first: str,
+    seconds: Sequence[str],
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    order: Sequence[str] = PIPELINE,
+) -> dict[str, Waterfall]:
+    """:func:`corpus_waterfall` from ``first`` to each of ``seconds``, counting each tokenization once."""
+    corpus = _corpus(hypotheses, references)
+    shared: tuple[Counts, dict[str, float]] = ({}, {})
+    return {second: _build(first, second, corpus, True, order, shared) for second in seconds}
 
 
 def first_differing_segment(

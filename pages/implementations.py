@@ -17,7 +17,14 @@ from bleu_core.tools import (
     compare_implementations,
     trace_implementations,
 )
-from bleu_core.waterfall import ORDERS, Waterfall, corpus_waterfall, first_differing_segment, waterfall
+from bleu_core.waterfall import (
+    ORDERS,
+    Waterfall,
+    corpus_waterfall,
+    corpus_waterfalls,
+    first_differing_segment,
+    waterfall,
+)
 from pages import cached, ensure_app_navigation, views
 from pages import implementations_views as iv
 from pages import state as S
@@ -79,6 +86,14 @@ def corpus_waterfall_cached(
     first: str, second: str, hypotheses: tuple[str, ...], streams: Streams, order: str
 ) -> Waterfall:
     return corpus_waterfall(first, second, list(hypotheses), [list(s) for s in streams], ORDERS[order])
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def table_waterfalls_cached(hypotheses: tuple[str, ...], streams: Streams, order: str) -> dict[str, Waterfall]:
+    """sacreBLEU to every tool on a corpus, for the scores table's attribution."""
+    return corpus_waterfalls(
+        "sacrebleu", list(IMPLEMENTATIONS), list(hypotheses), [list(s) for s in streams], ORDERS[order]
+    )
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -267,7 +282,7 @@ def corpus_mode(first: str, second: str, order: str) -> None:
         return
     hyps, streams = tuple(corpus[0]), tuple(tuple(s) for s in corpus[1])
     st.subheader(":material/table_chart: Corpus scores")
-    waterfalls = {key: corpus_waterfall_cached("sacrebleu", key, hyps, streams, order) for key in IMPLEMENTATIONS}
+    waterfalls = table_waterfalls_cached(hyps, streams, order)
     show_table(corpus_cached(hyps, streams), waterfalls, corpus=True)
     st.caption("MATLAB, NLTK 3.2 and d2l score single sentences: their waterfall rows use the mean of sentence scores.")
     show_waterfall(corpus_waterfall_cached(first, second, hyps, streams, order), "the whole corpus")
