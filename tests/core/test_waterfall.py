@@ -190,3 +190,37 @@ def test_default_segment_is_one_where_the_pair_differs() -> None:
 
 def test_every_registry_tool_has_a_point() -> None:
     assert set(TOOL_CONVENTIONS) == set(IMPLEMENTATIONS)
+
+
+def test_reported_fields_are_the_tools_own() -> None:
+    """sacreBLEU's counts, totals, lengths and ratio; HF's lengths and ratio; NLTK's per-order fractions."""
+    import re
+    from fractions import Fraction
+
+    import sacrebleu
+
+    from bleu_core.tokenizers import tokenize_line
+    from bleu_core.tools.fields import reported_fields
+    from bleu_core.tools.hf_evaluate import hf_evaluate_bleu
+
+    candidate = "the bakery sold the well-known rye bread by noon"
+    references = ["by noon the corner bakery had sold its famous rye bread", "the bakery was out by noon"]
+    real = sacrebleu.sentence_bleu(candidate, references)
+    fields = dict(reported_fields(trace_implementation("sacrebleu", candidate, references)))
+    assert (fields["counts"], fields["totals"]) == (str(real.counts), str(real.totals))
+    assert (fields["sys_len"], fields["ref_len"]) == (str(real.sys_len), str(real.ref_len))
+    assert fields["ratio"] == f"{real.sys_len / real.ref_len:.4g}" and fields["score"] == f"{real.score:.4g}"
+    tokens = [tokenize_line(r, "13a") for r in references]
+    hf = hf_evaluate_bleu([tokenize_line(candidate, "13a")], [tokens])
+    fields = dict(reported_fields(trace_implementation("hf-evaluate", candidate, references)))
+    assert fields["translation_length"] == str(hf["translation_length"])
+    assert fields["reference_length"] == str(hf["reference_length"])
+    assert fields["length_ratio"] == f"{hf['length_ratio']:.4g}"
+    fields = dict(reported_fields(trace_implementation("nltk", candidate, references)))
+    for n in range(1, 5):
+        shown = re.fullmatch(r"Fraction\((\d+), (\d+)\)", fields[f"modified_precision n={n}"])
+        assert shown is not None
+        expected = nltk_bleu.modified_precision([r.split() for r in references], candidate.split(), n)
+        # NLTK keeps its fractions unnormalized (0/7, 2/8): the shown numbers are its numerator and denominator.
+        assert (int(shown[1]), int(shown[2])) == (expected.numerator, expected.denominator)
+        assert Fraction(int(shown[1]), int(shown[2])) == Fraction(expected.numerator, expected.denominator)
