@@ -99,14 +99,21 @@ def _tokens_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     second = f"{_TOKENIZER_NAMES[b.tokenizer]}: {b.candidate_length} candidate tokens"
     if same:
         return Step("tokens", first, second, False, "")
+    shared = min(len(a.reference_tokens), len(b.reference_tokens))
     if not same_candidate:
         where = "in the candidate, " + _first_token_difference(a.candidate_tokens, b.candidate_tokens)
-    elif len(a.reference_tokens) != len(b.reference_tokens):
-        fewer = a if len(a.reference_tokens) < len(b.reference_tokens) else b
-        where = f"{fewer.implementation.label} uses {len(fewer.reference_tokens)} of the references only"
-    else:
-        k = next(k for k, (x, y) in enumerate(zip(a.reference_tokens, b.reference_tokens, strict=True)) if x != y)
+    elif a.reference_tokens[:shared] != b.reference_tokens[:shared]:
+        k = next(k for k in range(shared) if a.reference_tokens[k] != b.reference_tokens[k])
         where = f"in reference {k + 1}, " + _first_token_difference(a.reference_tokens[k], b.reference_tokens[k])
+    else:  # the same tokens; one tool reads fewer references
+        fewer = a if len(a.reference_tokens) < len(b.reference_tokens) else b
+        read = "the first reference" if shared == 1 else f"the first {shared} references"
+        total = max(len(a.reference_tokens), len(b.reference_tokens))
+        text = (
+            f"The tokens are the same, but {fewer.implementation.label} reads only {read} of {total}. "
+            "Every later number follows."
+        )
+        return Step("tokens", first, second, True, text)
     text = (
         f"{a.implementation.label} tokenizes with {_TOKENIZER_NAMES[a.tokenizer]} and "
         f"{b.implementation.label} with {_TOKENIZER_NAMES[b.tokenizer]}; {where}. Every later number follows."
@@ -118,7 +125,9 @@ def _counts_step(a: ImplementationTrace, b: ImplementationTrace, tokens_differ: 
     pairs = _order_pairs(a, b)
     first = ", ".join(o.fraction for o in a.orders)
     second = ", ".join(o.fraction for o in b.orders)
-    changed = [(x, y) for x, y in pairs if (x.matches, x.total) != (y.matches, y.total)]
+    # Orders only one tool computes are the weights' business (d2l's k = 2), not the counts'.
+    both = min(len(a.orders), len(b.orders))
+    changed = [(x, y) for x, y in pairs[:both] if (x.matches, x.total) != (y.matches, y.total)]
     if not changed:
         return Step("clipped counts", first, second, False, "")
     listed = "; ".join(f"p_{x.order} = {x.fraction} vs {y.fraction}" for x, y in changed)

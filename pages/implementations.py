@@ -319,7 +319,15 @@ for problem in defaults():
 st.segmented_control("Input", [SENTENCE, CORPUS], key=MODE)
 mode = st.session_state.get(MODE) or SENTENCE
 pair = pair_selectors(mode == CORPUS)
-chosen_order = st.selectbox("Order of the steps", list(ORDERS), key=ORDER, format_func=ORDER_LABELS.__getitem__)
+chosen_order = st.selectbox(
+    "Order of the steps",
+    list(ORDERS),
+    key=ORDER,
+    format_func=ORDER_LABELS.__getitem__,
+    help="Data flow (default): tokenizer, case, references used, reference length rule, brevity penalty form, "
+    "denominators, smoothing, orders without n-grams, zero precisions, weights, corpus or sentences, scale; each "
+    "row is A with B's first stages. Rules first: the reverse. The steps depend on the order, the total does not.",
+)
 if mode == CORPUS:
     corpus_mode(*pair, str(chosen_order))
     sync_query("corpus", *pair, str(chosen_order), "", [])

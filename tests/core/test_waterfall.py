@@ -224,3 +224,19 @@ def test_reported_fields_are_the_tools_own() -> None:
         # NLTK keeps its fractions unnormalized (0/7, 2/8): the shown numbers are its numerator and denominator.
         assert (int(shown[1]), int(shown[2])) == (expected.numerator, expected.denominator)
         assert Fraction(int(shown[1]), int(shown[2])) == Fraction(expected.numerator, expected.denominator)
+
+
+def test_divergence_names_the_single_reference_and_the_missing_orders() -> None:
+    from bleu_core.divergence import compare_traces
+
+    references = ["the cat sat", "a dog sat here"]
+    result = compare_traces(
+        trace_implementation("sacrebleu", "the cat sat", references),
+        trace_implementation("d2l", "the cat sat", references),
+    )
+    steps = {step.name: step for step in result.steps}
+    assert steps["tokens"].explanation.startswith(
+        "The tokens are the same, but d2l reads only the first reference of 2"
+    )
+    assert not steps["clipped counts"].differs  # d2l's missing orders 3 and 4 are a weights matter
+    assert steps["weights"].differs
