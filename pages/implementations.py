@@ -215,7 +215,8 @@ def show_waterfall(result: Waterfall, what: str) -> None:
     st.caption(
         f"Each row switches one of {a}'s settings to {b}'s and rescores with the same scorer; the changes add up "
         f"to {b} minus {a} ({result.gap:+.4g} in [0, 1]). A row with change 0 is a setting that differs but does "
-        "not matter for this input. The steps depend on the order chosen; the total does not."
+        "not matter for this input. Scores are in [0, 1]; the scale row changes only how the tool prints its number. "
+        "The steps depend on the order chosen; the total does not."
     )
 
 
