@@ -64,6 +64,7 @@ _SUBMODULES = frozenset(
         *_MODULES,
         "clipping",
         "compat",
+        "conventions",
         "diagnosis",
         "divergence",
         "examples",
@@ -73,6 +74,7 @@ _SUBMODULES = frozenset(
         "ngram_lists",
         "reader",
         "tools",
+        "waterfall",
     }
 )
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from .tools import ImplementationTrace, OrderStep, number
 
 __all__ = ["STEP_SETTINGS", "Divergence", "Step", "compare_traces"]
 
-_TOKENIZER_NAMES = {"13a": "13a", "whitespace": "whitespace split"}
+_TOKENIZER_NAMES = {"13a": "13a", "whitespace": "whitespace split", "space": "split(' ')"}
 
 
 #: The registry setting behind each step (what to name when a tool differs there).
@@ -69,6 +70,20 @@ class Divergence:
         return f"{a} and {b} first part ways at the step '{step.name}': {step.explanation}"
 
 
+def _order_pairs(a: ImplementationTrace, b: ImplementationTrace) -> list[tuple[OrderStep, OrderStep]]:
+    """The orders of two tools side by side; an order one tool does not compute is shown as unused (0/0)."""
+    pairs = []
+    for x, y in zip_longest(a.orders, b.orders):
+        n = (x or y).order
+        pairs.append(
+            (
+                x or OrderStep(n, 0, 0, 0.0, 0.0, "has no such order"),
+                y or OrderStep(n, 0, 0, 0.0, 0.0, "has no such order"),
+            )
+        )
+    return pairs
+
+
 def _first_token_difference(a: Sequence[str], b: Sequence[str]) -> str:
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
@@ -84,11 +99,21 @@ def _tokens_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     second = f"{_TOKENIZER_NAMES[b.tokenizer]}: {b.candidate_length} candidate tokens"
     if same:
         return Step("tokens", first, second, False, "")
+    shared = min(len(a.reference_tokens), len(b.reference_tokens))
     if not same_candidate:
         where = "in the candidate, " + _first_token_difference(a.candidate_tokens, b.candidate_tokens)
-    else:
-        k = next(k for k, (x, y) in enumerate(zip(a.reference_tokens, b.reference_tokens, strict=True)) if x != y)
+    elif a.reference_tokens[:shared] != b.reference_tokens[:shared]:
+        k = next(k for k in range(shared) if a.reference_tokens[k] != b.reference_tokens[k])
         where = f"in reference {k + 1}, " + _first_token_difference(a.reference_tokens[k], b.reference_tokens[k])
+    else:  # the same tokens; one tool reads fewer references
+        fewer = a if len(a.reference_tokens) < len(b.reference_tokens) else b
+        read = "the first reference" if shared == 1 else f"the first {shared} references"
+        total = max(len(a.reference_tokens), len(b.reference_tokens))
+        text = (
+            f"The tokens are the same, but {fewer.implementation.label} reads only {read} of {total}. "
+            "Every later number follows."
+        )
+        return Step("tokens", first, second, True, text)
     text = (
         f"{a.implementation.label} tokenizes with {_TOKENIZER_NAMES[a.tokenizer]} and "
         f"{b.implementation.label} with {_TOKENIZER_NAMES[b.tokenizer]}; {where}. Every later number follows."
@@ -97,18 +122,35 @@ def _tokens_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
 
 
 def _counts_step(a: ImplementationTrace, b: ImplementationTrace, tokens_differ: bool) -> Step:
-    pairs = list(zip(a.orders, b.orders, strict=True))
+    pairs = _order_pairs(a, b)
     first = ", ".join(o.fraction for o in a.orders)
     second = ", ".join(o.fraction for o in b.orders)
-    changed = [(x, y) for x, y in pairs if (x.matches, x.total) != (y.matches, y.total)]
+    # Orders only one tool computes are the weights' business (d2l's k = 2), not the counts'.
+    both = min(len(a.orders), len(b.orders))
+    changed = [(x, y) for x, y in pairs[:both] if (x.matches, x.total) != (y.matches, y.total)]
     if not changed:
         return Step("clipped counts", first, second, False, "")
     listed = "; ".join(f"p_{x.order} = {x.fraction} vs {y.fraction}" for x, y in changed)
     if tokens_differ:
         cause = "the tokens differ"
     else:
-        cause = "the same tokens are divided differently (NLTK divides by at least 1 where there are no n-grams)"
+        cause = "the same tokens are divided differently" + _floor_cause(a, b, changed)
     return Step("clipped counts", first, second, True, f"{listed}: {cause}.")
+
+
+def _floor_cause(a: ImplementationTrace, b: ImplementationTrace, changed: list[tuple[OrderStep, OrderStep]]) -> str:
+    """Which tool divides by more than the candidate's n-grams (NLTK's max(1, total)), or "" when none does."""
+    for trace, pick in ((a, 0), (b, 1)):
+        raised = [
+            pair[pick] for pair in changed if pair[pick].total > max(trace.candidate_length - pair[pick].order + 1, 0)
+        ]
+        if raised:
+            orders = ", ".join(str(o.order) for o in raised)
+            return (
+                f" ({trace.implementation.label} divides by at least 1 where the candidate has no n-grams "
+                f"of order {orders}: max(1, total))"
+            )
+    return ""
 
 
 def _length_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
@@ -141,7 +183,7 @@ def _precision_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     second = ", ".join(_precision_value(o) for o in b.orders)
     changed = [
         (x, y)
-        for x, y in zip(a.orders, b.orders, strict=True)
+        for x, y in _order_pairs(a, b)
         if (x.weight > 0) != (y.weight > 0)
         or (x.weight > 0 and not math.isclose(x.precision, y.precision, rel_tol=1e-12, abs_tol=0.0))
     ]
@@ -160,7 +202,7 @@ def _precision_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
 def _weights_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     first = ", ".join(f"{o.weight:.3g}" for o in a.orders)
     second = ", ".join(f"{o.weight:.3g}" for o in b.orders)
-    if all(math.isclose(x.weight, y.weight, abs_tol=1e-12) for x, y in zip(a.orders, b.orders, strict=True)):
+    if all(math.isclose(x.weight, y.weight, abs_tol=1e-12) for x, y in _order_pairs(a, b)):
         return Step("weights", first, second, False, "")
     text = (
         f"{a.implementation.label} weighs the orders {first} and {b.implementation.label} {second} "

@@ -14,9 +14,11 @@ import altair as alt
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from bleu_core.divergence import STEP_SETTINGS, Divergence, compare_traces
+from bleu_core.divergence import Divergence
 from bleu_core.mistakes import MistakeCheck
 from bleu_core.tools import IMPLEMENTATIONS, Implementation, ImplementationTrace, number
+from bleu_core.tools.fields import reported_fields
+from bleu_core.waterfall import Waterfall
 
 #: The built-in example: a short sentence with no 3- or 4-gram match and two references of different lengths,
 #: so smoothing, zero handling and the reference-length rule all change the number.
@@ -40,31 +42,11 @@ def md_text(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\n", " ")
 
 
-_SETTING_NAMES = {
-    "tokenizer": "tokenizer",
-    "smoothing": "smoothing",
-    "ref_length_rule": "reference length",
-    "zero_handling": "zero precisions",
-    "weights": "weights",
-    "scale": "scale",
-}
-
-
 def same_score(a: float, b: float) -> bool:
     """Equal in [0, 1] to 1e-9 (relative), NaN equal to NaN."""
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300)
-
-
-def setting_text(implementation: Implementation, field: str) -> str:
-    return f"{_SETTING_NAMES[field]}: {getattr(implementation, field)}"
-
-
-def differing_settings(implementation: Implementation, reference: Implementation) -> list[str]:
-    """Registry fields whose setting differs from the reference tool's (scale left out)."""
-    fields = ("tokenizer", "smoothing", "ref_length_rule", "zero_handling")
-    return [f for f in fields if getattr(implementation, f) != getattr(reference, f)]
 
 
 def _native(value: float, implementation: Implementation) -> str:
@@ -73,43 +55,34 @@ def _native(value: float, implementation: Implementation) -> str:
     return number(value)
 
 
-def scores_frame(rows: Sequence[Row], traces: Sequence[ImplementationTrace] | None = None) -> pd.DataFrame:
-    """One row per tool: its score on its own scale and in [0, 1], and what makes it differ from sacreBLEU.
+def attribution(result: Waterfall | None) -> tuple[str, str]:
+    """(where, setting) for the scores table: the waterfall's steps that move the number, with their changes."""
+    if result is None:
+        return "—", "reference implementation"
+    if result.reason:
+        return "—", result.reason
+    if not result.moving:
+        return "nowhere", "same number on this input"
+    where = ", ".join(row.step for row in result.moving)
+    return where, "; ".join(f"{row.step}: {row.setting} ({row.change:+.4g})" for row in result.moving)
 
-    With ``traces`` (one sentence) the difference is the first step where the numbers part ways on
-    this input; without (a corpus) it is the registry settings that differ from sacreBLEU's.
-    """
+
+def scores_frame(rows: Sequence[Row], waterfalls: dict[str, Waterfall], corpus: bool = False) -> pd.DataFrame:
+    """One row per tool: its score on its own scale and in [0, 1], and the settings that move it away from
+    sacreBLEU's number (the steps of ``waterfalls[key]``, sacreBLEU to the tool, with a non-zero change)."""
     by_key = {impl.key: unit for impl, _, unit in rows}
-    reference = IMPLEMENTATIONS[REFERENCE_KEY]
-    trace_by_key = {t.implementation.key: t for t in traces or ()}
     records = []
     for impl, native, unit in rows:
-        differs = not same_score(unit, by_key[REFERENCE_KEY])
-        if impl.key == REFERENCE_KEY:
-            where, setting = "—", "reference implementation"
-        elif traces is not None:
-            divergence = compare_traces(trace_by_key[REFERENCE_KEY], trace_by_key[impl.key])
-            step = divergence.first_difference
-            if step is None:
-                where, setting = "nowhere", "same numbers at every step"
-            else:
-                where = ", ".join(s.name for s in divergence.differing if s.name != "score")
-                setting = "; ".join(setting_text(impl, f) for f in STEP_SETTINGS[step.name])
-        else:
-            fields = differing_settings(impl, reference)
-            where = ", ".join(_SETTING_NAMES[f] for f in fields) or "nowhere"
-            setting = "; ".join(setting_text(impl, f) for f in fields[:2])
-            if not impl.corpus_level:
-                where, setting = "—", "scores single sentences only"
+        where, setting = attribution(waterfalls.get(impl.key))
         records.append(
             {
-                "implementation": impl.name,
+                "implementation": impl.name_for(corpus),
                 "score (own scale)": _native(native, impl),
                 "scale": impl.scale,
                 "score (0–1)": _native(unit, impl),
                 "differs from sacreBLEU at": where,
                 "the setting behind it": setting,
-                "differs": differs,
+                "differs": not same_score(unit, by_key[REFERENCE_KEY]),
             }
         )
     return pd.DataFrame(records)
@@ -226,3 +199,73 @@ def mistakes_frame(checks: Sequence[MistakeCheck]) -> pd.DataFrame:
 
 def mistakes_markdown(checks: Sequence[MistakeCheck]) -> str:
     return "\n".join(f"- **{md_text(c.mistake)}**: {md_text(c.explanation)}" for c in checks)
+
+
+def waterfall_frame(result: Waterfall) -> pd.DataFrame:
+    """The waterfall as a table: step, setting, score in [0, 1], change from the row before."""
+    return pd.DataFrame(
+        {
+            "step": [row.step for row in result.rows],
+            "setting": [row.setting for row in result.rows],
+            "score": [number(row.score) for row in result.rows],
+            "change": ["" if i == 0 else f"{row.change:+.4g}" for i, row in enumerate(result.rows)],
+            "differs": [i > 0 and row.change != 0 for i, row in enumerate(result.rows)],
+        }
+    )
+
+
+def waterfall_chart(result: Waterfall) -> alt.Chart:
+    """Bars from each row's previous score to its score; the two tools' own scores as full bars from 0."""
+    records = []
+    last = len(result.rows) - 1
+    end_label = IMPLEMENTATIONS[result.second].label
+    for i, row in enumerate(result.rows):
+        whole = i == 0
+        records.append(
+            {
+                "step": f"{i}. {row.step}",
+                "low": 0.0 if whole else min(row.score, row.score - row.change),
+                "high": row.score if whole else max(row.score, row.score - row.change),
+                "kind": "tool" if whole else ("up" if row.change > 0 else "down" if row.change < 0 else "no change"),
+                "label": number(row.score) if whole else f"{row.change:+.3g}",
+                "setting": row.setting,
+            }
+        )
+    final = result.rows[last].score
+    records.append(
+        {
+            "step": f"{last + 1}. = {end_label}",
+            "low": 0.0,
+            "high": final,
+            "kind": "tool",
+            "label": number(final),
+            "setting": "every setting as the tool has it",
+        }
+    )
+    frame = pd.DataFrame(records)
+    colours = alt.Scale(domain=["tool", "up", "down", "no change"], range=["#3b6ea8", "#4c9a5f", "#c0504d", "#9e9e9e"])
+    base = alt.Chart(frame).encode(
+        y=alt.Y("step:N", sort=None, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
+        tooltip=["step", "setting", "label"],
+    )
+    bars = base.mark_bar(size=18, minBandSize=2).encode(
+        x=alt.X("low:Q", title="BLEU in [0, 1]", scale=alt.Scale(domain=[0, 1])),
+        x2="high:Q",
+        color=alt.Color("kind:N", scale=colours, legend=alt.Legend(orient="top", title=None)),
+    )
+    # A setting that differs without moving the number: a grey tick at the score it leaves unchanged.
+    ticks = base.transform_filter(alt.datum.kind == "no change").mark_tick(color="#9e9e9e", thickness=2, size=18)
+    text = base.mark_text(align="left", dx=5, fontSize=11).encode(x="high:Q", text="label:N")
+    first = IMPLEMENTATIONS[result.first].label
+    title = f"From {first} to {end_label}, one setting at a time"
+    return (bars + ticks.encode(x="high:Q") + text).properties(height=alt.Step(30), title=title)
+
+
+def fields_frame(traces: Sequence[ImplementationTrace]) -> pd.DataFrame:
+    """Every field each tool reports for this input, one row per (tool, field)."""
+    records = [
+        {"tool": trace.implementation.label, "field": field, "value": value}
+        for trace in traces
+        for field, value in reported_fields(trace)
+    ]
+    return pd.DataFrame(records)

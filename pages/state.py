@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 MAX_ORDER_LIMIT = 8
@@ -90,3 +90,38 @@ def build_query(
         "smooth": smooth,
         "lowercase": "1" if lowercase else "0",
     }
+
+
+# Implementations page: the link carries the text, the pair, the mode and the waterfall's order.
+IMPLEMENTATION_MODES = ("sentence", "corpus")
+
+
+def parse_implementations_query(
+    params: Mapping[str, list[str]], tools: Sequence[str], orders: Sequence[str]
+) -> tuple[dict[str, Any], list[str]]:
+    """Implementations-page values from a link (candidate, references, first, second, mode, order) and the
+    problems with it; never raises."""
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    if params.get("candidate"):
+        values["candidate"] = params["candidate"][-1]
+    if params.get("reference"):
+        values["references"] = [ref for ref in params["reference"] if ref.strip()]
+    for key, allowed in (("first", tools), ("second", tools), ("mode", IMPLEMENTATION_MODES), ("order", orders)):
+        if params.get(key):
+            raw = params[key][-1]
+            if raw in allowed:
+                values[key] = raw
+            else:
+                problems.append(f"{key} must be one of {', '.join(allowed)}; got {raw!r}")
+    return values, problems
+
+
+def build_implementations_query(
+    mode: str, first: str, second: str, order: str, candidate: str, references: list[str]
+) -> dict[str, str | list[str]]:
+    """The link of the Implementations page; a corpus lives in files, so its link carries the tools only."""
+    query: dict[str, str | list[str]] = {"mode": mode, "first": first, "second": second, "order": order}
+    if mode == "sentence":
+        query.update({"candidate": candidate, "reference": references})
+    return query

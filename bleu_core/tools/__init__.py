@@ -10,7 +10,8 @@ tool exactly (no import of that tool at run time) as a step-by-step trace, and r
 * :mod:`.matlab`: MATLAB Text Analytics ``bleuEvaluationScore``;
 * :mod:`.hf_evaluate`: Hugging Face ``evaluate.load("bleu")`` (tensorflow/nmt ``compute_bleu``);
 * :mod:`.torchmetrics`: ``torchmetrics.text.BLEUScore``;
-* :mod:`.multi_bleu`: Moses ``multi-bleu.perl``.
+* :mod:`.multi_bleu`: Moses ``multi-bleu.perl``;
+* :mod:`.d2l`: the textbook BLEU of "Dive into Deep Learning" (one reference, weights 1/2^n).
 
 :data:`IMPLEMENTATIONS` describes each tool's choices as data; :func:`trace_implementation` gives one tool's
 sentence trace, :func:`compare_implementations` and :func:`compare_corpus_implementations` every tool's score.
@@ -22,7 +23,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..api import check_corpus
-from . import hf_evaluate, matlab, multi_bleu, nltk, nltk_legacy, sacrebleu, torchmetrics
+from . import d2l, hf_evaluate, matlab, multi_bleu, nltk, nltk_legacy, sacrebleu, torchmetrics
 from .base import Implementation, ImplementationTrace, OrderStep, OriginalToolError, ToolTrace, number
 from .checks import Streams, check_sentence_input, segment_references
 
@@ -36,6 +37,7 @@ __all__ = [
     "check_sentence_input",
     "compare_corpus_implementations",
     "compare_implementations",
+    "corpus_score",
     "number",
     "segment_references",
     "trace_implementation",
@@ -55,6 +57,7 @@ _TOOLS: tuple[tuple[Implementation, SentenceTracer, CorpusScorer | None], ...] =
     (hf_evaluate.IMPLEMENTATION, hf_evaluate.sentence_trace, hf_evaluate.corpus_score),
     (torchmetrics.IMPLEMENTATION, torchmetrics.sentence_trace, torchmetrics.corpus_score),
     (multi_bleu.IMPLEMENTATION, multi_bleu.sentence_trace, multi_bleu.corpus_score),
+    (d2l.IMPLEMENTATION, d2l.sentence_trace, None),
 )
 
 #: Every re-implemented tool by key, in display order.
@@ -118,3 +121,17 @@ def compare_corpus_implementations(
                 native = math.nan
         out.append(_row(implementation, native))
     return out
+
+
+def corpus_score(key: str, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> float:
+    """One tool's corpus BLEU in [0, 1]; NaN where it fails or scores single sentences only."""
+    if key not in IMPLEMENTATIONS:
+        raise ValueError(f"unknown implementation {key!r}; choose one of {', '.join(IMPLEMENTATIONS)}")
+    hyps, streams = check_corpus(hypotheses, references)
+    scorer = _CORPUS[key]
+    if scorer is None:
+        return math.nan
+    try:
+        return _row(IMPLEMENTATIONS[key], float(scorer(IMPLEMENTATIONS[key], hyps, streams)))[2]
+    except OriginalToolError:
+        return math.nan

@@ -25,6 +25,7 @@ Tokens = Sequence[str]
 CLOSEST = "closest, ties shorter"
 CLOSEST_FIRST = "closest, ties first"
 SHORTEST = "shortest"
+FIRST_ONLY = "the first reference (one reference only)"
 
 
 class OriginalToolError(ValueError):
@@ -42,7 +43,7 @@ class Implementation:
     name: str
     tokenizer: str
     smoothing: str
-    ref_length_rule: str  # CLOSEST | SHORTEST | CLOSEST_FIRST
+    ref_length_rule: str  # CLOSEST | SHORTEST | CLOSEST_FIRST | FIRST_ONLY
     zero_handling: str
     weights: str
     scale: str  # "0-1" | "0-100"
@@ -50,11 +51,18 @@ class Implementation:
     source: str = ""  # where the original rules live (package and file)
     short_name: str = ""  # for sentences like "NLTK substitutes ..."; the name when empty
     corpus_level: bool = True  # False: the tool (or its re-implementation here) scores single sentences only
+    corpus_name: str = ""  # the corpus function's name where it differs ("sacreBLEU corpus_bleu")
 
     @property
     def label(self) -> str:
         """The short name when there is one."""
         return self.short_name or self.name
+
+    def name_for(self, corpus: bool) -> str:
+        """The name of the function that gives the score: the corpus function's for a corpus."""
+        if not corpus:
+            return self.name
+        return self.corpus_name or (self.name if self.corpus_level else f"{self.name}, mean over sentences")
 
 
 @dataclass(frozen=True, slots=True)

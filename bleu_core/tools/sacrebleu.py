@@ -29,6 +29,7 @@ IMPLEMENTATION = Implementation(
     key="sacrebleu",
     short_name="sacreBLEU",
     name="sacreBLEU sentence_bleu",
+    corpus_name="sacreBLEU corpus_bleu",
     tokenizer="13a (mteval-v13a: punctuation split off words)",
     smoothing="exp: the k-th order without a match counts 1/2^k matches",
     ref_length_rule=CLOSEST,

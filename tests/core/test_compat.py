@@ -23,6 +23,7 @@ from bleu_core.tools import (
     compare_corpus_implementations,
     compare_implementations,
 )
+from bleu_core.tools.base import FIRST_ONLY
 from bleu_core.tools.hf_evaluate import hf_evaluate_bleu
 from bleu_core.tools.matlab import matlab_bleu_evaluation_score
 from bleu_core.tools.multi_bleu import multi_bleu_perl
@@ -445,7 +446,7 @@ def test_multi_bleu_perl_corpus_brevity_penalty_and_options() -> None:
 def test_registry_describes_every_implementation() -> None:
     assert list(IMPLEMENTATIONS) == [impl.key for impl in IMPLEMENTATIONS.values()]
     for impl in IMPLEMENTATIONS.values():
-        assert impl.ref_length_rule in {"closest, ties shorter", "shortest", "closest, ties first"}
+        assert impl.ref_length_rule in {"closest, ties shorter", "shortest", "closest, ties first", FIRST_ONLY}
         assert impl.scale in {"0-1", "0-100"}
         assert all(isinstance(value, str) and value for value in (impl.name, impl.tokenizer, impl.description))
     assert IMPLEMENTATIONS["hf-evaluate"].ref_length_rule == "shortest"
@@ -482,7 +483,7 @@ def test_compare_marks_tool_failures_as_nan() -> None:
 def test_registry_labels_and_sentence_only_tools() -> None:
     assert IMPLEMENTATIONS["nltk"].label == "NLTK"
     assert all(impl.label for impl in IMPLEMENTATIONS.values())
-    assert [k for k, impl in IMPLEMENTATIONS.items() if not impl.corpus_level] == ["nltk-legacy", "matlab"]
+    assert [k for k, impl in IMPLEMENTATIONS.items() if not impl.corpus_level] == ["nltk-legacy", "matlab", "d2l"]
 
 
 CORPUS_HYPS = ["the cat sat on the mat", "a dog barked at the postman", "it rained all day"]

@@ -70,7 +70,7 @@ def test_example_numbers_corpus_upload_and_hostile_text(server: str, page: Any, 
     shown = score_cells(page)
     for impl, native, _ in compare_corpus_implementations(hyps, refs):
         expected = number(native) if impl.corpus_level else "n/a"
-        assert shown[impl.name][0] == expected, impl.key
+        assert shown[impl.name_for(True)][0] == expected, impl.key
     assert page.dialogs == []
     # Loading /implementations directly makes Streamlit probe /implementations/_stcore/* (404) first, and an
     # offline machine cannot fetch the page icon; those are network messages, not script errors.

@@ -32,9 +32,9 @@ def table(at: AppTest, column: str) -> pd.DataFrame:
     raise AssertionError(f"no table with column {column!r}")
 
 
-def scores(at: AppTest) -> dict[str, tuple[str, str]]:
+def scores(at: AppTest, corpus: bool = False) -> dict[str, tuple[str, str]]:
     frame = table(at, "score (0–1)")
-    names = {impl.name: key for key, impl in IMPLEMENTATIONS.items()}
+    names = {impl.name_for(corpus): key for key, impl in IMPLEMENTATIONS.items()}
     return {names[row["implementation"]]: (row["score (own scale)"], row["score (0–1)"]) for _, row in frame.iterrows()}
 
 
@@ -73,12 +73,13 @@ def test_opens_on_the_example_where_tools_disagree() -> None:
     shown = scores(at)
     assert shown["sacrebleu"][:2] == ("13.74", "0.1374")
     assert shown["nltk"][1] == "8.8e-155"
-    # Every tool but sacreBLEU itself gives another number here: rows 1-7 are highlighted.
-    assert highlighted_rows(at, "score (0–1)") == list(range(1, 8))
+    # Every tool but sacreBLEU itself gives another number here: rows 1-8 are highlighted.
+    assert highlighted_rows(at, "score (0–1)") == list(range(1, 9))
     frame = table(at, "differs from sacreBLEU at")
     row = frame[frame["implementation"] == IMPLEMENTATIONS["hf-evaluate"].name].iloc[0]
-    assert row["differs from sacreBLEU at"].startswith("reference length r")
-    assert row["the setting behind it"] == "reference length: shortest"
+    # Exact attribution: the waterfall's steps that move the number, with their changes.
+    assert row["differs from sacreBLEU at"] == "reference length r, smoothing"
+    assert row["the setting behind it"].startswith("reference length r: closest, ties to the shorter → the shortest")
     # The pair view opens on sacreBLEU vs NLTK and names the step with its numbers.
     info = " ".join(i.value for i in at.info)
     assert md_text("first part ways at the step 'precisions'") in info
@@ -114,7 +115,7 @@ def test_choosing_a_pair() -> None:
     at.selectbox(key="im_second").set_value("hf-evaluate").run()
     info = " ".join(i.value for i in at.info)
     assert md_text("at the step 'reference length r'") in info
-    steps = table(at, "step")
+    steps = table(at, "HF evaluate")
     assert list(steps.columns) == ["step", "sacreBLEU", "HF evaluate"]
     assert steps.set_index("step").loc["reference length r", "HF evaluate"] == "c = 9, r = 6"
     at.selectbox(key="im_first").set_value("hf-evaluate").run()
@@ -153,7 +154,7 @@ def test_corpus_upload_scores_every_tool() -> None:
     refs = [["the cat is on the mat", "it rained the whole day"], ["a cat sat on the mat", "it rained all day"]]
     at = upload(page(), "\n".join(hyps).encode(), ["\n".join(r).encode("utf-16") for r in refs])
     assert not at.exception
-    shown = scores(at)
+    shown = scores(at, corpus=True)
     for impl, native, _ in compare_corpus_implementations(hyps, refs):
         expected = ("n/a" if not impl.corpus_level else "fails") if math.isnan(native) else number(native)
         assert shown[impl.key][0] == expected
