@@ -1,20 +1,31 @@
-"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, modelled on sacreBLEU's."""
+"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``.
+
+Arguments and dispatch live here; the printed forms are in :mod:`.cli_report` and :mod:`.sacrebleu_format`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import cast
 
-from .api import BleuResult, result_from_statistics
+from . import cli_report
+from . import cli_settings as settings
+from .cli_settings import FORMATS, SACREBLEU_TOKENIZERS
 from .counting import CHUNK_SEGMENTS, score_chunk
-from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-from .reader import InputFileError, check_line_counts, decode_lines, detect_encoding, read_lines
-from .scoring import score_statistics
+from .options import SMOOTH_DEFAULTS, BleuOptions
+from .reader import InputFileError, check_line_counts, read_lines
+from .sacrebleu_reading import (
+    FieldCountError,
+    choose_encoding,
+    split_references,
+    stdin_systems,
+    surprises,
+    test_set_references,
+)
 from .statistics import SegmentStats
 from .version import __version__
 
@@ -59,76 +70,62 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.HelpFormatter(prog, width=_terminal_columns() - 2)
 
 
+def _add_sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
+    """sacreBLEU 2.6's flags for BLEU, with its long and short names and defaults."""
+    add = parser.add_argument
+    add("--test-set", "-t", default=None, help="a test set sacreBLEU has stored locally (no downloads)")
+    add("--language-pair", "-l", dest="langpair", default=None, help="source-target pair; picks the tokenizer")
+    add("--input", "-i", nargs="*", default=None, help="hypothesis files (default: standard input, tab-separated)")
+    add("refs", nargs="*", default=[], help="reference files; give them before -i")
+    add("--num-refs", "-nr", type=int, default=1, help="tab-separated references per line (default 1)")
+    add("--encoding", "-e", default="utf-8", help="text encoding of the files (default utf-8)")
+    add("--metrics", "-m", nargs="+", choices=("bleu",), default=["bleu"], help="only bleu")
+    add("--sentence-level", "-sl", action="store_true", help="a score per segment")
+    add("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp", help="smoothing (default exp)")
+    add("--smooth-value", "-sv", type=float, default=None, help="value for floor (0.1) and add-k (1)")
+    add("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None, help="tokenizer (default 13a)")
+    add("--lowercase", "-lc", action="store_true", help="lowercase before scoring")
+    add("--force", action="store_true", help="accepted for compatibility (we print no tokenization warning)")
+    add("--confidence", "-ci", action="store_true", help="bootstrap confidence interval")
+    add("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("--paired-ar", "-par", action="store_true", help="paired approximate randomization")
+    paired.add_argument("--paired-bs", "-pbs", action="store_true", help="paired bootstrap resampling")
+    add("--paired-ar-n", "-parn", type=int, default=10000, help="AR trials (default 10000)")
+    add("--paired-bs-n", "-pbsn", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    add("--paired-jobs", "-j", type=int, default=1, help="accepted for compatibility (one vectorized pass)")
+    add("--quiet", "-q", action="store_true", help="no warnings on standard error")
+    add("--short", "-sh", action="store_true", help="short signature")
+    add("--score-only", "-b", action="store_true", help="print only the score")
+    add("--width", "-w", type=int, default=1, help="decimals (default 1)")
+    add("--no-color", "-nc", action="store_true", help="accepted for compatibility (we never print colours)")
+    add("--format", "-f", choices=FORMATS, default="json", help="json, text or latex (default json)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bleu_core",
         formatter_class=_formatter,
-        description="Exact BLEU (sacreBLEU-identical) of hypothesis files against reference files.",
+        description="Exact BLEU, a drop-in for `sacrebleu -m bleu` (same flags, same output).",
     )
-    parser.add_argument("refs", nargs="+", metavar="REF", help="reference files, one segment per line")
-    parser.add_argument("-i", "--input", nargs="+", metavar="HYP", help="hypothesis files (default: standard input)")
-    parser.add_argument("-tok", "--tokenize", choices=TOKENIZERS, default="13a", help="tokenizer (default 13a)")
-    parser.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
-    parser.add_argument(
-        "-s", "--smooth-method", choices=list(SMOOTH_DEFAULTS), default="exp", help="smoothing (default exp)"
-    )
-    parser.add_argument("--smooth-value", type=float, default=None, help="value for floor (0.1) and add-k (1)")
-    parser.add_argument("--max-ngram-order", type=int, default=None, help="largest n-gram order (default 4)")
-    parser.add_argument("--weights", type=_weights, default=None, help="n-gram weights, e.g. '1,1,1,1' (normalized)")
-    parser.add_argument("-e", "--effective-order", action="store_true", help="use effective order (sentence BLEU)")
-    parser.add_argument("-f", "--format", choices=("json", "text"), default="json", help="output format (default json)")
-    parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
-    parser.add_argument("-w", "--width", type=int, default=1, help="decimals for --score-only and text (default 1)")
-    parser.add_argument("-sl", "--sentence-level", action="store_true", help="one score per segment (JSON lines)")
+    _add_sacrebleu_flags(parser)
+    ours = parser.add_argument_group("bleu_core extensions")
+    ours.add_argument("--max-ngram-order", type=int, default=None, help="largest n-gram order (default 4)")
+    ours.add_argument("--weights", type=_weights, default=None, help="n-gram weights, e.g. '1,1,1,1' (normalized)")
+    ours.add_argument("--effective-order", action="store_true", help="effective order for corpus scores too")
+    ours.add_argument("--statistics", action="store_true", help="one JSON line per system with every statistic")
+    ours.add_argument("--segment-json", action="store_true", help="one JSON line per segment with every statistic")
     parser.add_argument("-V", "--version", action="version", version=f"bleu_core {__version__}")
     return parser
 
 
-def _segment_record(index: int, row: SegmentStats, options: BleuOptions) -> dict[str, object]:
-    arrays = score_statistics(row, options)
-    return {
-        "segment": index,
-        "score": 100.0 * float(arrays.score[0]),
-        "counts": [int(c) for c in row.matches[0]],
-        "totals": [int(t) for t in row.totals[0]],
-        "precisions": [100.0 * float(p) for p in arrays.precisions[0]],
-        "bp": float(arrays.bp[0]),
-        "sys_len": int(row.hyp_len[0]),
-        "ref_len": int(row.ref_len[0]),
-    }
-
-
-def _print_corpus(name: str, result: BleuResult, args: argparse.Namespace, many: bool) -> None:
-    if args.score_only:
-        print(f"{result.score_100:.{args.width}f}")
-    elif args.format == "text":
-        prefix = f"{name}: " if many else ""
-        print(f"{prefix}{result.format(args.width)}")
-        print(f"{prefix}signature: {result.signature}")
-    else:
-        record = result.to_dict()
-        if many:
-            record = {"hypothesis": name, **record}
-        print(json.dumps(record, ensure_ascii=False))
-
-
-def _print_sentences(stats: SegmentStats, options: BleuOptions, args: argparse.Namespace) -> None:
-    scores = score_statistics(stats, options)
-    for i in range(len(stats)):
-        if args.score_only:
-            print(f"{100.0 * scores.score[i]:.{args.width}f}")
-        elif args.format == "text":
-            print(f"{i + 1}\tBLEU = {100.0 * scores.score[i]:.{args.width}f}")
-        else:
-            print(json.dumps(_segment_record(i + 1, stats.take(slice(i, i + 1)), options)))
-
-
 class _Source:
-    """The lines of one input, read a chunk at a time (the whole of standard input at once)."""
+    """The lines of one input, read a chunk at a time, as sacreBLEU reads them (see :mod:`.sacrebleu_reading`)."""
 
-    def __init__(self, name: str, lines: list[str] | None = None) -> None:
+    def __init__(self, name: str, encoding: str, lines: list[str] | None = None) -> None:
         self.name = name
         self.count = 0
+        self.notes: list[str] = []  # why the reading may surprise (printed as warnings)
         self._lines = lines
         self._text: io.TextIOWrapper | None = None
         self._pending: list[str] = []  # lines read but not taken
@@ -139,19 +136,23 @@ class _Source:
             except OSError:
                 read_lines(name)  # raises the reader's error for a missing or unreadable file
                 raise
-            encoding = detect_encoding(handle.read(4))
+            chosen = choose_encoding(handle.read(4), encoding)
             handle.seek(0)
-            # Universal newlines turn CRLF and CR into LF, as the reader does.
-            self._text = io.TextIOWrapper(handle, encoding=encoding, errors="strict", newline=None)
+            try:
+                # Only a line feed ends a line, and nothing is translated: sacreBLEU's newline="\n".
+                self._text = io.TextIOWrapper(handle, encoding=chosen, errors="strict", newline="\n")
+            except LookupError:
+                handle.close()
+                raise ValueError(f"unknown encoding {encoding!r}") from None
 
     def take(self, size: int) -> list[str]:
-        """The next ``size`` lines at most (fewer at the end), without line feeds."""
+        """The next ``size`` lines at most (fewer at the end), trailing whitespace stripped as sacreBLEU does."""
         if self._lines is not None:
             chunk = self._lines[self.count : self.count + size]
         else:
             while len(self._pending) < size and self._partial is not None:
                 self._read_block()
-            chunk = self._pending[:size]
+            chunk = [line.rstrip() for line in self._pending[:size]]
             del self._pending[:size]
         self.count += len(chunk)
         return chunk
@@ -161,11 +162,11 @@ class _Source:
         assert self._text is not None and self._partial is not None
         try:
             block = self._text.read(BLOCK_CHARACTERS)
-        except UnicodeDecodeError:
-            read_lines(self.name)  # the reader names the line and the byte
-            raise
-        if "\x00" in block:
-            read_lines(self.name)
+        except UnicodeDecodeError as error:
+            raise InputFileError(self.name, f"cannot be decoded as {self._text.encoding} ({error.reason})") from None
+        for note in surprises(block, first=self.count == 0 and not self._pending and self._partial == ""):
+            if note not in self.notes:
+                self.notes.append(note)
         if not block:  # the end: a last line without a line feed is a segment too
             if self._partial:
                 self._pending.append(self._partial)
@@ -187,9 +188,15 @@ class _Source:
             self._text.close()
 
 
-def _chunks(refs: list[_Source], hyps: list[_Source]) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
-    """Aligned chunks of every hypothesis and reference file; a length mismatch raises the reader's error."""
+def _chunks(
+    refs: list[_Source], hyps: list[_Source], n_refs: int = 1
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """Aligned chunks of every hypothesis and reference file; a length mismatch raises the reader's error.
+
+    With ``n_refs`` > 1 the one reference file holds that many tab-separated references per line.
+    """
     while True:
+        first_line = refs[0].count + 1
         ref_chunks = [ref.take(CHUNK_LINES) for ref in refs]
         hyp_chunks = [hyp.take(CHUNK_LINES) for hyp in hyps]
         sizes = {len(chunk) for chunk in (*ref_chunks, *hyp_chunks)}
@@ -200,46 +207,91 @@ def _chunks(refs: list[_Source], hyps: list[_Source]) -> Iterator[tuple[list[lis
                 check_line_counts(hyp, counts[: len(refs)])
         if sizes == {0}:
             return
+        if n_refs > 1:
+            ref_chunks = split_references(ref_chunks[0], n_refs, refs[0].name, first_line)
         yield hyp_chunks, ref_chunks
 
 
+def _open_sources(args: argparse.Namespace) -> tuple[list[_Source], list[_Source], list[str]]:
+    """Reference and hypothesis sources and the systems' names (sacreBLEU's, with the baseline marked)."""
+    paired = bool(args.paired_bs or args.paired_ar)
+    ref_paths = test_set_references(args.test_set, args.langpair) if args.test_set else args.refs
+    refs = [_Source(path, args.encoding) for path in ref_paths]
+    if args.input is None:
+        columns = stdin_systems(sys.stdin.buffer.read(), args.encoding)
+        hyps = [_Source("<stdin>", args.encoding, column) for column in columns]
+        names = ["Baseline", *(f"System {i}" for i in range(1, len(columns)))] if paired else None
+        names = names or [f"System {i + 1}" for i in range(len(columns))]
+        if paired and len(columns) == 1:
+            raise ValueError("paired tests need several systems (tab-separated columns or files given to -i)")
+    else:
+        names = settings.system_names(args.input, paired)
+        hyps = [_Source(path, args.encoding) for path in names]
+        if paired:
+            names = [f"Baseline: {names[0]}", *names[1:]]
+    return refs, hyps, names
+
+
+def _print_reports(
+    names: list[str], parts: list[list[SegmentStats]], options: BleuOptions, n_refs: int, args: argparse.Namespace
+) -> None:
+    report = settings.report(args)
+    tok = settings.tokenizer_signature(options.tokenize)
+    systems = [SegmentStats.concat(hyp_parts, options.max_order) for hyp_parts in parts]
+    if args.segment_json:
+        for stats in systems:
+            print("\n".join(cli_report.segment_records(stats, options, n_refs)))
+    elif args.statistics:
+        for name, stats in zip(names, systems, strict=True):
+            print(cli_report.full_record(stats, options, n_refs, name if len(systems) > 1 else None))
+    elif args.sentence_level:
+        print("\n".join(cli_report.sentences(systems[0], options, n_refs, tok, report)))
+    elif len(systems) == 1:
+        print(cli_report.single_system(systems[0], options, n_refs, tok, report))
+    elif report.paired:
+        print(cli_report.paired_systems(names, systems, options, n_refs, tok, report))
+    else:
+        print(cli_report.several_systems(names, systems, options, n_refs, tok, report))
+
+
+def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
+    settings.check_combinations(args)
+    options = settings.options(args)
+    refs, hyps, names = _open_sources(args)
+    sources.extend(refs + hyps)
+    if args.sentence_level and len(hyps) > 1:
+        raise ValueError("only one system can be evaluated in sentence-level mode")
+    if args.confidence and len(hyps) > 1:
+        raise ValueError("use a paired test (--paired-bs or --paired-ar) for several systems")
+    parts: list[list[SegmentStats]] = [[] for _ in hyps]
+    for hyp_chunks, ref_chunks in _chunks(refs, hyps, args.num_refs):
+        # Each chunk of references is counted once and scores every hypothesis file; only statistics stay.
+        for k, stats in enumerate(
+            score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
+        ):
+            parts[k].append(stats)
+    for hyp in hyps:
+        if hyp.count == 0:
+            raise InputFileError(hyp.name, "contains no segments")
+    if not args.quiet:
+        for source in sources:
+            for note in source.notes:
+                print(f"bleu_core: warning: {source.name} {note}", file=sys.stderr)
+    _print_reports(names, parts, options, max(len(refs), args.num_refs), args)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """The command line; exit status 0, or 1 for bad input as sacreBLEU (17 for a tab-field mismatch)."""
+    args = build_parser().parse_args(argv)
     sources: list[_Source] = []
     try:
-        options = make_options(
-            max_order=args.max_ngram_order,
-            weights=args.weights,
-            tokenize=args.tokenize,
-            lowercase=args.lowercase,
-            smooth=args.smooth_method,
-            smooth_value=args.smooth_value,
-            effective_order=args.effective_order or args.sentence_level,
-        )
-        refs = [_Source(path) for path in args.refs]
-        sources.extend(refs)
-        if args.input:
-            hyps = [_Source(path) for path in args.input]
-        else:
-            hyps = [_Source("<stdin>", decode_lines(sys.stdin.buffer.read(), "<stdin>"))]
-        sources.extend(hyps)
-        parts: list[list[SegmentStats]] = [[] for _ in hyps]
-        for hyp_chunks, ref_chunks in _chunks(refs, hyps):
-            # Each chunk of references is counted once and scores every hypothesis file; only statistics stay.
-            for k, stats in enumerate(
-                score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
-            ):
-                parts[k].append(stats)
-        for hyp, hyp_parts in zip(hyps, parts, strict=True):
-            stats = SegmentStats.concat(hyp_parts, options.max_order)
-            if args.sentence_level:
-                _print_sentences(stats, options, args)
-            else:
-                _print_corpus(hyp.name, result_from_statistics(stats, options, len(refs)), args, len(hyps) > 1)
+        _score(args, sources)
+    except FieldCountError as error:
+        print(f"bleu_core: error: {error.message}", file=sys.stderr)
+        return 17
     except (InputFileError, ValueError, TypeError) as error:
         print(f"bleu_core: error: {error}", file=sys.stderr)
-        return 2
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
