@@ -163,7 +163,10 @@ class _Source:
         try:
             block = self._text.read(BLOCK_CHARACTERS)
         except UnicodeDecodeError as error:
+            read_lines(self.name)  # the reader names the line and the byte (for UTF-8)
             raise InputFileError(self.name, f"cannot be decoded as {self._text.encoding} ({error.reason})") from None
+        if "\x00" in block:  # sacreBLEU would score it; a NUL byte means a binary or BOM-less UTF-16 file
+            read_lines(self.name)
         for note in surprises(block, first=self.count == 0 and not self._pending and self._partial == ""):
             if note not in self.notes:
                 self.notes.append(note)

@@ -11,6 +11,7 @@ on standard error where this reading is surprising.
 from __future__ import annotations
 
 import codecs
+import re
 from typing import Any
 
 from .reader import InputFileError
@@ -21,6 +22,8 @@ _WIDE_BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+#: A carriage return with more text after it on its line (a CR at the end of a line is stripped, as in CRLF).
+_INNER_CR = re.compile(r"\r[^\S\n]*\S")
 #: Characters that show nothing but change the words: zero-width spaces and joiners, word joiner, BOM inside text.
 INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 
@@ -39,7 +42,7 @@ def surprises(block: str, first: bool) -> list[str]:
     found = []
     if first and block.startswith("\ufeff"):
         found.append("starts with a byte-order mark, which stays part of the first word (as sacreBLEU reads it)")
-    if "\r" in block.replace("\r\n", ""):
+    if _INNER_CR.search(block):
         found.append("has a carriage return inside a line; sacreBLEU keeps it in the line, and so do we")
     if not INVISIBLE.isdisjoint(block[1:] if first else block):
         found.append("contains invisible characters (zero-width space, joiner or soft hyphen) inside words")
