@@ -74,7 +74,9 @@ ODD_REFERENCES = {
     "no-tokens": b"The cat sat on the mat .\n   \n\nHello world , again\n",
     "all-empty": b"\n\n\n\n",
 }
-TAB_REFERENCES = b"The cat sat on the mat .\tA cat on the mat\nA dog barked loudly\tthe dog\n\t\nHello world , again\tHi\n"
+TAB_REFERENCES = (
+    b"The cat sat on the mat .\tA cat on the mat\nA dog barked loudly\tthe dog\n\t\nHello world , again\tHi\n"
+)
 
 
 @pytest.fixture(scope="module")
