@@ -16,10 +16,11 @@ import numpy as np
 from .api import result_from_statistics
 from .options import BleuOptions
 from .progress import ProgressReporter
-from .resampling import bootstrap_scores, draw, estimate_ci, paired_p_value
+from .resampling import draw, estimate_ci, paired_p_value
 from .sacrebleu_format import (
     Signature,
     bleu_signature,
+    bootstrap,
     corpus_score,
     paired_cell,
     paired_explanation,
@@ -55,8 +56,7 @@ def single_system(stats: SegmentStats, options: BleuOptions, n_refs: int, tok: s
     score = corpus_score(stats, options)
     extra: dict[str, object] = {}
     if report.confidence_n > 1:
-        resampled = bootstrap_scores(stats, options, report.confidence_n, report.seed)
-        score.estimate_ci(resampled.tolist())
+        score.estimate_ci(bootstrap(stats, options, report.confidence_n, report.seed))
         extra = {"bs": report.confidence_n, "seed": str(report.seed)}
     is_json = report.format == "json"
     signature = _signature(options, n_refs, tok, extra).format(report.short and not is_json)

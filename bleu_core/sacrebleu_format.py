@@ -8,11 +8,15 @@ Colours are never printed: sacreBLEU's are stripped too whenever its output is n
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .options import SMOOTH_DEFAULTS, BleuOptions
+from .resampling import chunked_sums, statistic_columns
 from .scoring import PERCENT, score_statistics
 from .statistics import SegmentStats
 from .version import __version__
@@ -163,18 +167,57 @@ def score_rows(stats: SegmentStats, options: BleuOptions) -> list[Score]:
             # sacreBLEU adds k to the counts it reports, for every order above the first.
             counts[1:] = [c + options.smooth_amount for c in counts[1:]]
             sizes[1:] = [t + options.smooth_amount for t in sizes[1:]]
-        rows.append(
-            Score(
-                score=float(arrays.score[i]),
-                counts=counts,
-                totals=sizes,
-                precisions=[float(p) for p in arrays.precisions[i]],
-                bp=float(arrays.bp[i]),
-                sys_len=int(stats.hyp_len[i]),
-                ref_len=int(stats.ref_len[i]),
-            )
-        )
+        precisions = [float(p) for p in arrays.precisions[i]]
+        sys_len, ref_len = int(stats.hyp_len[i]), int(stats.ref_len[i])
+        bp = _brevity_penalty(sys_len, ref_len)
+        score = float(arrays.score[i])
+        if options.uniform_weights:
+            used = int(arrays.used_orders[i]) if options.effective_order else order
+            score = _scalar_score(precisions, bp, used) if any(matches[i]) else 0.0
+        rows.append(Score(score, counts, sizes, precisions, bp, sys_len, ref_len))
     return rows
+
+
+def _brevity_penalty(sys_len: int, ref_len: int) -> float:
+    """BP with the C library's exp, as sacreBLEU computes it (NumPy's may differ in the last bit)."""
+    if sys_len >= ref_len:
+        return 1.0
+    return math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+
+
+def _scalar_score(precisions: list[float], bp: float, used: int) -> float:
+    """BP times the geometric mean of the first ``used`` precisions, in sacreBLEU's scalar arithmetic.
+
+    A zero precision counts as log 0 = -9999999999 (sacreBLEU's floor), which makes the score 0.
+    """
+    if used == 0:
+        return 0.0
+    logs = [math.log(p) if p > 0 else -9999999999.0 for p in precisions[:used]]
+    return bp * math.exp(sum(logs) / used)
+
+
+def bootstrap(stats: SegmentStats, options: BleuOptions, n_samples: int, seed: int) -> list[float]:
+    """Scores of sacreBLEU's bootstrap resamples (``--confidence``, ``n_bootstrap``), to the last bit.
+
+    The same draws as :func:`bleu_core.resampling.bootstrap_scores`; each resample's precisions in float32
+    (sacreBLEU's arithmetic for resamples), its score from them in scalar arithmetic as sacreBLEU does.
+    """
+    rng = np.random.default_rng(seed)
+    drawn = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
+    sums = SegmentStats.from_matrix(
+        chunked_sums(drawn, statistic_columns(stats, options.max_order), True), options.max_order
+    )
+    arrays = score_statistics(sums, options, precision=np.float32, scale=PERCENT)
+    scores: list[float] = [float(x) for x in arrays.score]
+    if options.uniform_weights:
+        any_match: list[bool] = [bool(x) for x in np.any(sums.matches[:, : options.max_order] > 0, axis=1).tolist()]
+        used = arrays.used_orders.tolist() if options.effective_order else [options.max_order] * n_samples
+        precisions, hyp, ref = arrays.precisions.tolist(), sums.hyp_len.tolist(), sums.ref_len.tolist()
+        scores = [
+            _scalar_score(precisions[i], _brevity_penalty(hyp[i], ref[i]), used[i]) if any_match[i] else 0.0
+            for i in range(n_samples)
+        ]
+    return scores
 
 
 def corpus_score(stats: SegmentStats, options: BleuOptions) -> Score:
