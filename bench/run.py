@@ -70,7 +70,7 @@ TARGETS = {
     "cli": 0.4,
 }
 #: Task names for --tasks, in the order they run.
-TASKS = ("corpus", "sentences", "nltk", "paired", "100k", "cli")
+TASKS = ("corpus", "sentences", "nltk", "paired", "100k", "cli", "dropin")
 SCORE_TOLERANCE = 1e-9  # on the 0-100 scale
 CI_TOLERANCE = 1e-6  # bootstrap mean and half-width, 0-100 scale (sacreBLEU averages in float32 order)
 DEFAULT_SEED = 12345  # sacreBLEU's SACREBLEU_SEED default
@@ -908,6 +908,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows += bench_hundred_k(args.segments or (20_000 if quick else 100_000), repeat)
     if "cli" in tasks:
         rows += bench_cli(root / CLI_PAIR, repeat)
+    if "dropin" in tasks:
+        from bench.dropin import bench_dropin
+
+        rows += bench_dropin(root, repeat)
     elapsed = time.perf_counter() - started
     print()
     print(format_table(rows))
