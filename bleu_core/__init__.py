@@ -71,6 +71,8 @@ _SUBMODULES = frozenset(
         "lint",
         "mistakes",
         "ngram_lists",
+        "nltk_api",
+        "sacrebleu_api",
         "reader",
         "tools",
     }

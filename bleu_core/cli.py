@@ -18,6 +18,7 @@ from .cli_settings import FORMATS, SACREBLEU_TOKENIZERS
 from .counting import CHUNK_SEGMENTS, score_chunk
 from .options import SMOOTH_DEFAULTS, BleuOptions
 from .reader import InputFileError, check_line_counts, read_lines
+from .sacrebleu_format import tokenizer_signature
 from .sacrebleu_reading import (
     FieldCountError,
     choose_encoding,
@@ -239,7 +240,7 @@ def _print_reports(
     names: list[str], parts: list[list[SegmentStats]], options: BleuOptions, n_refs: int, args: argparse.Namespace
 ) -> None:
     report = settings.report(args)
-    tok = settings.tokenizer_signature(options.tokenize)
+    tok = tokenizer_signature(options.tokenize)
     systems = [SegmentStats.concat(hyp_parts, options.max_order) for hyp_parts in parts]
     if args.segment_json:
         for stats in systems:

@@ -110,7 +110,10 @@ def paired_systems(
         mean: float | None = None
         ci: float | None = None
         if report.paired == "bs":
-            mean, ci = estimate_ci(draws.resampled[system])
+            # JSON prints every digit: the resamples again (the same draws), each scored as sacreBLEU does.
+            exact = report.format == "json"
+            resampled = np.asarray(bootstrap(stats[system], options, report.paired_n, report.seed)) if exact else None
+            mean, ci = estimate_ci(draws.resampled[system] if resampled is None else resampled)
         p_value = None if system == 0 else paired_p_value(draws, 0, system, options)
         score = float(np.float64(draws.observed[system]))
         results.append({"score": score, "p_value": p_value, "mean": mean, "ci": ci})

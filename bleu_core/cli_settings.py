@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
 from .cli_report import Report
 from .options import TOKENIZERS, BleuOptions, make_options
+from .sacrebleu_format import LANGUAGE_TOKENIZERS
 
 #: Tokenizer names sacreBLEU 2.6 accepts; those we do not run ourselves fail with one clear line.
 SACREBLEU_TOKENIZERS = (*TOKENIZERS, "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
-#: The tokenizer sacreBLEU picks for a target language when none is given.
-LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 FORMATS = ("json", "text", "latex")
 
 
@@ -30,16 +28,6 @@ def tokenizer(args: argparse.Namespace) -> str:
             f"score with `sacrebleu -tok {name}` instead"
         )
     return name
-
-
-def tokenizer_signature(name: str) -> str:
-    """What sacreBLEU writes after ``tok:`` (ja-mecab adds MeCab's version and dictionary)."""
-    if name != "ja-mecab":
-        return name
-    from sacrebleu.tokenizers import tokenizer_ja_mecab
-
-    tokenizer: Any = tokenizer_ja_mecab.TokenizerJaMecab
-    return str(tokenizer().signature())
 
 
 def check_combinations(args: argparse.Namespace) -> None:

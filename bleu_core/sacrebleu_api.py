@@ -17,15 +17,22 @@ import numpy as np
 from .api import check_corpus, sentence_references
 from .counting import PreparedReferences, prepare_references, segment_statistics
 from .options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-from .sacrebleu_format import Score, Signature, bleu_signature, bootstrap, corpus_score, score_rows
+from .sacrebleu_format import (
+    LANGUAGE_TOKENIZERS,
+    Score,
+    Signature,
+    bleu_signature,
+    bootstrap,
+    corpus_score,
+    score_rows,
+    tokenizer_signature,
+)
 from .significance import DEFAULT_SEED
 
 __all__ = ["BLEU", "BLEUScore", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
 
 #: sacreBLEU's name for a BLEU result (fields ``score``, ``counts``, ``totals``, ``precisions``, ``bp``, ...).
 BLEUScore = Score
-#: The tokenizer sacreBLEU picks for a target language (``trg_lang``) when none is given.
-_LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
 class BLEU:
@@ -54,7 +61,7 @@ class BLEU:
         self.smooth_value = smooth_value
         self.max_ngram_order = max_ngram_order
         self.effective_order = effective_order
-        name = tokenize if tokenize is not None else _LANGUAGE_TOKENIZERS.get(trg_lang, self.TOKENIZER_DEFAULT)
+        name = tokenize if tokenize is not None else LANGUAGE_TOKENIZERS.get(trg_lang, self.TOKENIZER_DEFAULT)
         self.options: BleuOptions = make_options(
             max_order=max_ngram_order,
             tokenize=name,
@@ -63,7 +70,7 @@ class BLEU:
             smooth_value=smooth_value,
             effective_order=effective_order,
         )
-        self.tokenizer_signature = _tokenizer_signature(name)
+        self.tokenizer_signature = tokenizer_signature(name)
         self.num_refs: int | None = None
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
@@ -153,15 +160,6 @@ class BLEU:
             np.asarray([ref_len], dtype=np.int64),
         )
         return score_rows(stats, options)[0]
-
-
-def _tokenizer_signature(name: str) -> str:
-    if name != "ja-mecab":
-        return name
-    from sacrebleu.tokenizers import tokenizer_ja_mecab
-
-    tokenizer: Any = tokenizer_ja_mecab.TokenizerJaMecab
-    return str(tokenizer().signature())
 
 
 def corpus_bleu(

@@ -12,6 +12,7 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +38,20 @@ SIGNATURE_KEYS: dict[str, str] = {
     "smooth": "s",
     "version": "v",
 }
+
+
+#: The tokenizer sacreBLEU picks for a target language (``-l``, ``trg_lang``) when none is given.
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def tokenizer_signature(name: str) -> str:
+    """What sacreBLEU writes after ``tok:`` (ja-mecab adds MeCab's version and dictionary)."""
+    if name != "ja-mecab":
+        return name
+    from sacrebleu.tokenizers import tokenizer_ja_mecab
+
+    mecab: Any = tokenizer_ja_mecab.TokenizerJaMecab
+    return str(mecab().signature())
 
 
 @dataclass

@@ -177,6 +177,7 @@ MULTI = [
     ["-f", "text"],
     ["-f", "latex", "-sh", "-w", "2"],
     ["-f", "text", "--paired-bs", "--paired-bs-n", "200"],
+    ["--paired-bs", "--paired-bs-n", "200"],
     ["-f", "latex", "--paired-ar", "--paired-ar-n", "300"],
     ["--paired-ar", "--paired-ar-n", "300"],
 ]
