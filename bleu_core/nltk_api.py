@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from .counting import stream_statistics
 from .statistics import closest_ref_length as _closest
-from .tools.base import OriginalToolError, count_corpus
+from .tools.base import CorpusCounts, OriginalToolError, count_corpus
 from .tools.nltk import DEFAULT_WEIGHTS, _nltk_traces
 from .tools.nltk import brevity_penalty as _brevity_penalty
 from .tools.nltk_smoothing import SmoothingInput, smooth
@@ -192,6 +193,40 @@ def _corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[list[list[st
     return refs, hyps
 
 
+#: Corpora at least this long are counted by the vectorized engine (one pass over all segments).
+VECTORIZED_SEGMENTS = 64
+
+
+def _count(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int) -> CorpusCounts:
+    """Clipped counts of every segment: bleu_core's vectorized engine for long corpora of plain tokens.
+
+    Tokens are joined with spaces and split again by the engine (tokenizer ``none``), so only corpora whose
+    tokens are non-empty and hold no whitespace go that way; the rest are counted segment by segment.
+    """
+    if (
+        len(hyps) < VECTORIZED_SEGMENTS
+        or not all(_plain(h) for h in hyps)
+        or not all(_plain(r) for rs in refs for r in rs)
+    ):
+        return count_corpus(hyps, refs, max_order)
+    widest = max(len(rs) for rs in refs)
+    streams = [[" ".join(rs[k]) if k < len(rs) else None for rs in refs] for k in range(widest)]
+    stats, _ = stream_statistics([" ".join(h) for h in hyps], streams, tokenize="none", max_order=max_order)
+    return CorpusCounts(
+        max_order,
+        tuple(map(tuple, stats.matches.tolist())),
+        tuple(map(tuple, stats.totals.tolist())),
+        tuple(stats.hyp_len.tolist()),
+        tuple((r,) for r in stats.ref_len.tolist()),  # the chosen lengths: NLTK's corpus score needs only those
+        int(stats.ref_len.sum()),
+    )
+
+
+def _plain(tokens: list[str]) -> bool:
+    """Whether joining with spaces and splitting on whitespace gives ``tokens`` back."""
+    return " ".join(tokens).split() == tokens
+
+
 def corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Hashable]]],
     hypotheses: Sequence[Sequence[Hashable]],
@@ -202,7 +237,7 @@ def corpus_bleu(
     """NLTK's ``corpus_bleu``: a float, or a list of floats for a list of weight tuples (0 without unigram match)."""
     refs, hyps = _corpus(list_of_references, hypotheses)
     method, params = _smoothing(smoothing_function)
-    traces = _native_errors(_nltk_traces, refs, hyps, weights, method, bool(auto_reweigh), params)
+    traces = _native_errors(_nltk_traces, refs, hyps, weights, method, bool(auto_reweigh), params, _count)
     if traces[0].score == 0 and traces[0].rule.startswith("no unigram match"):
         scores: list[Any] = [0] * len(traces)  # NLTK returns the int 0 here
     else:
