@@ -20,6 +20,7 @@ import pytest
 from tests.conftest import ROOT, Pair
 
 SACREBLEU = shutil.which("sacrebleu") or str(Path(sys.executable).with_name("sacrebleu"))
+SLOW = pytest.mark.slow
 pytestmark = pytest.mark.skipif(not Path(SACREBLEU).exists(), reason="the sacrebleu command is not installed")
 
 
@@ -92,13 +93,17 @@ def odd(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("hypothesis", list(ODD_HYPOTHESES))
-@pytest.mark.parametrize("flags", [["-f", "text"], ["-sl", "-w", "3"]], ids=["text", "sentences"])
+@pytest.mark.parametrize(
+    "flags", [["-f", "text"], pytest.param(["-sl", "-w", "3"], marks=SLOW)], ids=["text", "sentences"]
+)
 def test_odd_hypothesis_files(odd: Path, hypothesis: str, flags: list[str]) -> None:
     assert_same(["ref.txt", "-i", f"hyp-{hypothesis}.txt", *flags], cwd=odd)
 
 
 @pytest.mark.parametrize("reference", list(ODD_REFERENCES))
-@pytest.mark.parametrize("flags", [[], ["-f", "text", "-sh"], ["-sl"]], ids=["json", "text", "sentences"])
+@pytest.mark.parametrize(
+    "flags", [[], pytest.param(["-f", "text", "-sh"], marks=SLOW), ["-sl"]], ids=["json", "text", "sentences"]
+)
 def test_odd_reference_files(odd: Path, reference: str, flags: list[str]) -> None:
     assert_same([f"ref-{reference}.txt", "-i", "hyp-plain.txt", *flags], cwd=odd)
 
@@ -164,13 +169,13 @@ SINGLE = [
     ["-f", "text", "-sh", "-w", "3"],
     ["-b", "-w", "4"],
     ["-lc", "-tok", "intl", "-f", "text"],
-    ["-s", "floor", "-sv", "0.3", "-f", "text"],
+    pytest.param(["-s", "floor", "-sv", "0.3", "-f", "text"], marks=SLOW),
     ["-s", "add-k", "-tok", "char"],
-    ["-s", "none", "-tok", "none", "-f", "text"],
+    pytest.param(["-s", "none", "-tok", "none", "-f", "text"], marks=SLOW),
     ["-f", "text", "--confidence", "--confidence-n", "200"],
-    ["--confidence", "--confidence-n", "200"],
-    ["-l", "en-zh", "-f", "text"],
-    ["-f", "latex"],
+    pytest.param(["--confidence", "--confidence-n", "200"], marks=SLOW),
+    pytest.param(["-l", "en-zh", "-f", "text"], marks=SLOW),
+    pytest.param(["-f", "latex"], marks=SLOW),
 ]
 MULTI = [
     [],
@@ -178,7 +183,7 @@ MULTI = [
     ["-f", "latex", "-sh", "-w", "2"],
     ["-f", "text", "--paired-bs", "--paired-bs-n", "200"],
     ["--paired-bs", "--paired-bs-n", "200"],
-    ["-f", "latex", "--paired-ar", "--paired-ar-n", "300"],
+    pytest.param(["-f", "latex", "--paired-ar", "--paired-ar-n", "300"], marks=SLOW),
     ["--paired-ar", "--paired-ar-n", "300"],
 ]
 
@@ -188,7 +193,7 @@ def en_de(pairs: list[Pair]) -> Pair:
     return next(pair for pair in pairs if pair.name == "en-de")
 
 
-@pytest.mark.parametrize("flags", SINGLE, ids=lambda flags: " ".join(flags) or "default")
+@pytest.mark.parametrize("flags", SINGLE, ids=[str(i) for i in range(len(SINGLE))])
 def test_one_system_wmt22(en_de: Pair, flags: list[str]) -> None:
     assert_same([str(en_de.references[0]), "-i", str(en_de.systems[0]), *flags])
 
@@ -199,7 +204,7 @@ def test_two_references_and_sentences_wmt22(en_de: Pair) -> None:
     assert_same([*refs, "-i", str(en_de.systems[1]), "-sl", "-sh"])
 
 
-@pytest.mark.parametrize("flags", MULTI, ids=lambda flags: " ".join(flags) or "default")
+@pytest.mark.parametrize("flags", MULTI, ids=[str(i) for i in range(len(MULTI))])
 def test_three_systems_wmt22(en_de: Pair, flags: list[str]) -> None:
     systems = [str(path) for path in en_de.systems[:3]]
     assert_same([str(en_de.references[0]), "-i", *systems, *flags])
