@@ -13,6 +13,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction as _Fraction
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -151,10 +152,13 @@ def _smoothing(function: object) -> tuple[int, tuple[float, float, float]]:
     )
 
 
+_STR = frozenset({str})
+
+
 def _tokens(sequence: Iterable[Hashable], names: dict[Hashable, str]) -> list[str]:
     """Hashable tokens as strings that are equal exactly when the tokens are (a str token stays itself)."""
     items = list(sequence)
-    if all(type(token) is str for token in items):
+    if set(map(type, items)) <= _STR:
         return items  # type: ignore[return-value]
     out = []
     for token in items:
@@ -183,8 +187,12 @@ def _corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[list[list[st
     if len(list_of_references) != len(hypotheses):
         raise AssertionError("The number of hypotheses and their reference(s) should be the same ")
     names: dict[Hashable, str] = {}
-    hyps = [_tokens(hypothesis, names) for hypothesis in hypotheses]
-    refs = [[_tokens(ref, names) for ref in references] for references in list_of_references]
+    hyps = [list(hypothesis) for hypothesis in hypotheses]
+    refs = [[list(ref) for ref in references] for references in list_of_references]
+    kinds = set(map(type, chain.from_iterable(hyps))) | {type(t) for rs in refs for r in rs for t in r}
+    if not kinds <= _STR:  # tokens other than str: each distinct token gets a name of its own
+        hyps = [_tokens(hypothesis, names) for hypothesis in hyps]
+        refs = [[_tokens(ref, names) for ref in references] for references in refs]
     for i, references in enumerate(refs):
         if not references:  # NLTK fails on the first n-gram it looks up, or else on min() of no lengths
             if hyps[i]:
@@ -203,15 +211,14 @@ def _count(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int) -
     Tokens are joined with spaces and split again by the engine (tokenizer ``none``), so only corpora whose
     tokens are non-empty and hold no whitespace go that way; the rest are counted segment by segment.
     """
-    if (
-        len(hyps) < VECTORIZED_SEGMENTS
-        or not all(_plain(h) for h in hyps)
-        or not all(_plain(r) for rs in refs for r in rs)
-    ):
+    if len(hyps) < VECTORIZED_SEGMENTS:
         return count_corpus(hyps, refs, max_order)
+    hyp_texts = _joined(hyps)
     widest = max(len(rs) for rs in refs)
-    streams = [[" ".join(rs[k]) if k < len(rs) else None for rs in refs] for k in range(widest)]
-    stats, _ = stream_statistics([" ".join(h) for h in hyps], streams, tokenize="none", max_order=max_order)
+    streams = [_joined([rs[k] if k < len(rs) else None for rs in refs]) for k in range(widest)]
+    if hyp_texts is None or any(stream is None for stream in streams):
+        return count_corpus(hyps, refs, max_order)
+    stats, _ = stream_statistics(hyp_texts, streams, tokenize="none", max_order=max_order)  # type: ignore[arg-type]
     return CorpusCounts(
         max_order,
         tuple(map(tuple, stats.matches.tolist())),
@@ -222,9 +229,13 @@ def _count(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int) -
     )
 
 
-def _plain(tokens: list[str]) -> bool:
-    """Whether joining with spaces and splitting on whitespace gives ``tokens`` back."""
-    return " ".join(tokens).split() == tokens
+def _joined(token_lists: Sequence[list[str] | None]) -> list[str | None] | None:
+    """Each token list joined with spaces (None stays None), or None when splitting would not give it back."""
+    texts = [None if tokens is None else " ".join(tokens) for tokens in token_lists]
+    for text, tokens in zip(texts, token_lists, strict=True):
+        if text is not None and text.split() != tokens:
+            return None
+    return texts
 
 
 def corpus_bleu(
