@@ -72,6 +72,8 @@ _SUBMODULES = frozenset(
         "lint",
         "mistakes",
         "ngram_lists",
+        "nltk_api",
+        "sacrebleu_api",
         "reader",
         "tools",
         "waterfall",

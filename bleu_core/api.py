@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from .counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
 from .options import BleuOptions, OptionSettings, options_from
-from .scoring import score_statistics
+from .scoring import PERCENT, score_statistics
 from .statistics import SegmentStats
 from .version import __version__
 
@@ -41,8 +41,8 @@ class BleuResult:
 
     @property
     def ratio(self) -> float:
-        """Hypothesis length over reference length (c / r)."""
-        return self.sys_len / self.ref_len if self.ref_len else float("inf") if self.sys_len else 0.0
+        """Hypothesis length over reference length (c / r); 0 when r is 0, as sacreBLEU (JSON has no infinity)."""
+        return self.sys_len / self.ref_len if self.ref_len else 0.0
 
     @property
     def signature(self) -> str:
@@ -50,7 +50,15 @@ class BleuResult:
 
     def format(self, width: int = 2) -> str:
         """sacreBLEU's one-line summary, e.g. ``BLEU = 30.12 60.0/36.1/24.0/16.3 (BP = 1.000 ...)``."""
-        precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)
+        # sacreBLEU rounds 100*m/t, not 100*(m/t): 51/80 prints 63.8, not 63.7.
+        row = SegmentStats(
+            np.asarray([self.counts], dtype=np.int64),
+            np.asarray([self.totals], dtype=np.int64),
+            np.asarray([self.sys_len], dtype=np.int64),
+            np.asarray([self.ref_len], dtype=np.int64),
+        )
+        percent = score_statistics(row, self.options, scale=PERCENT).precisions[0]
+        precisions = "/".join(f"{p:.1f}" for p in percent)
         return (
             f"BLEU = {self.score_100:.{width}f} {precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"

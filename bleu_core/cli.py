@@ -1,25 +1,39 @@
-"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, modelled on sacreBLEU's."""
+"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``.
+
+Arguments and dispatch live here; the printed forms are in :mod:`.cli_report` and :mod:`.sacrebleu_format`.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
+import io
 import os
 import sys
-from collections.abc import Iterable, Sequence
-from typing import TextIO
+from collections.abc import Iterator, Sequence
+from typing import cast
 
-from .api import BleuResult, result_from_statistics
+from . import cli_report
+from . import cli_settings as settings
+from .cli_settings import FORMATS, SACREBLEU_TOKENIZERS
 from .counting import CHUNK_SEGMENTS, score_chunk
-from .line_source import LineSource, aligned_chunks
-from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-from .reader import InputFileError
-from .scoring import score_statistics
+from .options import SMOOTH_DEFAULTS, BleuOptions
+from .reader import InputFileError, check_line_counts, read_lines
+from .sacrebleu_format import tokenizer_signature
+from .sacrebleu_reading import (
+    FieldCountError,
+    choose_encoding,
+    split_references,
+    stdin_systems,
+    surprises,
+    test_set_references,
+)
 from .statistics import SegmentStats
 from .version import __version__
 
 #: Lines read from every file at a time: memory grows with this, not with the files.
 CHUNK_LINES = CHUNK_SEGMENTS
+#: Characters read at a time; whole blocks are split into lines (faster than reading line by line).
+BLOCK_CHARACTERS = 1 << 20
 #: Lines per task with ``--dask``: larger, so that each task's work outweighs the cluster's overhead per task.
 CLUSTER_CHUNK_LINES = 20_000
 
@@ -59,178 +73,275 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.HelpFormatter(prog, width=_terminal_columns() - 2)
 
 
+def _add_sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
+    """sacreBLEU 2.6's flags for BLEU, with its long and short names and defaults."""
+    add = parser.add_argument
+    add("--test-set", "-t", default=None, help="a test set sacreBLEU has stored locally (no downloads)")
+    add("--language-pair", "-l", dest="langpair", default=None, help="source-target pair; picks the tokenizer")
+    add("--input", "-i", nargs="*", default=None, help="hypothesis files (default: standard input, tab-separated)")
+    add("refs", nargs="*", default=[], help="reference files; give them before -i")
+    add("--num-refs", "-nr", type=int, default=1, help="tab-separated references per line (default 1)")
+    add("--encoding", "-e", default="utf-8", help="text encoding of the files (default utf-8)")
+    add("--metrics", "-m", nargs="+", choices=("bleu",), default=["bleu"], help="only bleu")
+    add("--sentence-level", "-sl", action="store_true", help="a score per segment")
+    add("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp", help="smoothing (default exp)")
+    add("--smooth-value", "-sv", type=float, default=None, help="value for floor (0.1) and add-k (1)")
+    add("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None, help="tokenizer (default 13a)")
+    add("--lowercase", "-lc", action="store_true", help="lowercase before scoring")
+    add("--force", action="store_true", help="accepted for compatibility (we print no tokenization warning)")
+    add("--confidence", "-ci", action="store_true", help="bootstrap confidence interval")
+    add("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("--paired-ar", "-par", action="store_true", help="paired approximate randomization")
+    paired.add_argument("--paired-bs", "-pbs", action="store_true", help="paired bootstrap resampling")
+    add("--paired-ar-n", "-parn", type=int, default=10000, help="AR trials (default 10000)")
+    add("--paired-bs-n", "-pbsn", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    add("--paired-jobs", "-j", type=int, default=1, help="accepted for compatibility (one vectorized pass)")
+    add("--quiet", "-q", action="store_true", help="no warnings on standard error")
+    add("--short", "-sh", action="store_true", help="short signature")
+    add("--score-only", "-b", action="store_true", help="print only the score")
+    add("--width", "-w", type=int, default=1, help="decimals (default 1)")
+    add("--no-color", "-nc", action="store_true", help="accepted for compatibility (we never print colours)")
+    add("--format", "-f", choices=FORMATS, default="json", help="json, text or latex (default json)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bleu_core",
         formatter_class=_formatter,
-        description="Exact BLEU (sacreBLEU-identical) of hypothesis files against reference files.",
+        description="Exact BLEU, a drop-in for `sacrebleu -m bleu` (same flags, same output).",
     )
-    parser.add_argument("refs", nargs="+", metavar="REF", help="reference files, one segment per line")
-    parser.add_argument("-i", "--input", nargs="+", metavar="HYP", help="hypothesis files (default: standard input)")
-    parser.add_argument("-tok", "--tokenize", choices=TOKENIZERS, default="13a", help="tokenizer (default 13a)")
-    parser.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
-    parser.add_argument(
-        "-s", "--smooth-method", choices=list(SMOOTH_DEFAULTS), default="exp", help="smoothing (default exp)"
-    )
-    parser.add_argument("--smooth-value", type=float, default=None, help="value for floor (0.1) and add-k (1)")
-    parser.add_argument("--max-ngram-order", type=int, default=None, help="largest n-gram order (default 4)")
-    parser.add_argument("--weights", type=_weights, default=None, help="n-gram weights, e.g. '1,1,1,1' (normalized)")
-    parser.add_argument("-e", "--effective-order", action="store_true", help="use effective order (sentence BLEU)")
-    parser.add_argument("-f", "--format", choices=("json", "text"), default="json", help="output format (default json)")
-    parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
-    parser.add_argument("-w", "--width", type=int, default=1, help="decimals for --score-only and text (default 1)")
-    parser.add_argument("-sl", "--sentence-level", action="store_true", help="one score per segment (JSON lines)")
-    parser.add_argument(
+    _add_sacrebleu_flags(parser)
+    ours = parser.add_argument_group("bleu_core extensions")
+    ours.add_argument("--max-ngram-order", type=int, default=None, help="largest n-gram order (default 4)")
+    ours.add_argument("--weights", type=_weights, default=None, help="n-gram weights, e.g. '1,1,1,1' (normalized)")
+    ours.add_argument("--effective-order", action="store_true", help="effective order for corpus scores too")
+    ours.add_argument("--statistics", action="store_true", help="one JSON line per system with every statistic")
+    ours.add_argument("--segment-json", action="store_true", help="one JSON line per segment with every statistic")
+    ours.add_argument(
         "--dask",
         metavar="SCHEDULER",
         default=None,
-        help="count on a Dask cluster at this scheduler address (needs the dask extra); files are read here",
+        help="count on a Dask cluster at this scheduler address (needs the dask extra); same output",
     )
     parser.add_argument("-V", "--version", action="version", version=f"bleu_core {__version__}")
     return parser
 
 
-def _segment_record(index: int, row: SegmentStats, options: BleuOptions) -> dict[str, object]:
-    arrays = score_statistics(row, options)
-    return {
-        "segment": index,
-        "score": 100.0 * float(arrays.score[0]),
-        "counts": [int(c) for c in row.matches[0]],
-        "totals": [int(t) for t in row.totals[0]],
-        "precisions": [100.0 * float(p) for p in arrays.precisions[0]],
-        "bp": float(arrays.bp[0]),
-        "sys_len": int(row.hyp_len[0]),
-        "ref_len": int(row.ref_len[0]),
-    }
+class _Source:
+    """The lines of one input, read a chunk at a time, as sacreBLEU reads them (see :mod:`.sacrebleu_reading`)."""
 
+    def __init__(self, name: str, encoding: str, lines: list[str] | None = None) -> None:
+        self.name = name
+        self.count = 0
+        self.notes: list[str] = []  # why the reading may surprise (printed as warnings)
+        self._lines = lines
+        self._text: io.TextIOWrapper | None = None
+        self._pending: list[str] = []  # lines read but not taken
+        self._partial: str | None = ""  # the text after the last line feed read; None at the end of the file
+        if lines is None:
+            try:
+                handle = open(name, "rb")  # noqa: SIM115 - closed by close()
+            except OSError:
+                read_lines(name)  # raises the reader's error for a missing or unreadable file
+                raise
+            chosen = choose_encoding(handle.read(4), encoding)
+            handle.seek(0)
+            try:
+                # Only a line feed ends a line, and nothing is translated: sacreBLEU's newline="\n".
+                self._text = io.TextIOWrapper(handle, encoding=chosen, errors="strict", newline="\n")
+            except LookupError:
+                handle.close()
+                raise ValueError(f"unknown encoding {encoding!r}") from None
 
-def _print_corpus(name: str, result: BleuResult, args: argparse.Namespace, many: bool) -> None:
-    if args.score_only:
-        print(f"{result.score_100:.{args.width}f}")
-    elif args.format == "text":
-        prefix = f"{name}: " if many else ""
-        print(f"{prefix}{result.format(args.width)}")
-        print(f"{prefix}signature: {result.signature}")
-    else:
-        record = result.to_dict()
-        if many:
-            record = {"hypothesis": name, **record}
-        print(json.dumps(record, ensure_ascii=False))
-
-
-def _print_sentences(
-    stats: SegmentStats, options: BleuOptions, args: argparse.Namespace, start: int, out: TextIO
-) -> None:
-    """One line per segment, numbered from ``start + 1``."""
-    scores = score_statistics(stats, options)
-    for i in range(len(stats)):
-        if args.score_only:
-            line = f"{100.0 * scores.score[i]:.{args.width}f}"
-        elif args.format == "text":
-            line = f"{start + i + 1}\tBLEU = {100.0 * scores.score[i]:.{args.width}f}"
+    def take(self, size: int) -> list[str]:
+        """The next ``size`` lines at most (fewer at the end), trailing whitespace stripped as sacreBLEU does."""
+        if self._lines is not None:
+            chunk = self._lines[self.count : self.count + size]
         else:
-            line = json.dumps(_segment_record(start + i + 1, stats.take(slice(i, i + 1)), options))
-        out.write(line + "\n")
+            while len(self._pending) < size and self._partial is not None:
+                self._read_block()
+            chunk = [line.rstrip() for line in self._pending[:size]]
+            del self._pending[:size]
+        self.count += len(chunk)
+        return chunk
+
+    def _read_block(self) -> None:
+        """Split the next block of text into lines; the last, unfinished one waits for the next block."""
+        assert self._text is not None and self._partial is not None
+        try:
+            block = self._text.read(BLOCK_CHARACTERS)
+        except UnicodeDecodeError as error:
+            read_lines(self.name)  # the reader names the line and the byte (for UTF-8)
+            raise InputFileError(self.name, f"cannot be decoded as {self._text.encoding} ({error.reason})") from None
+        if "\x00" in block:  # sacreBLEU would score it; a NUL byte means a binary or BOM-less UTF-16 file
+            read_lines(self.name)
+        for note in surprises(block, first=self.count == 0 and not self._pending and self._partial == ""):
+            if note not in self.notes:
+                self.notes.append(note)
+        if not block:  # the end: a last line without a line feed is a segment too
+            if self._partial:
+                self._pending.append(self._partial)
+            self._partial = None
+            return
+        lines = (self._partial + block).split("\n")
+        self._partial = lines.pop()
+        self._pending.extend(lines)
+
+    def rest(self) -> int:
+        """Count the lines left (to report a length mismatch) and close the file."""
+        while self.take(CHUNK_LINES):
+            pass
+        self.close()
+        return self.count
+
+    def close(self) -> None:
+        if self._text is not None:
+            self._text.close()
+
+
+def _chunks(
+    refs: list[_Source], hyps: list[_Source], n_refs: int = 1, size: int = CHUNK_LINES
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """Aligned chunks of every hypothesis and reference file; a length mismatch raises the reader's error.
+
+    With ``n_refs`` > 1 the one reference file holds that many tab-separated references per line.
+    """
+    while True:
+        first_line = refs[0].count + 1
+        ref_chunks = [ref.take(size) for ref in refs]
+        hyp_chunks = [hyp.take(size) for hyp in hyps]
+        sizes = {len(chunk) for chunk in (*ref_chunks, *hyp_chunks)}
+        if len(sizes) > 1:
+            # Only the lengths matter to the reader's check: ranges stand in for the lines.
+            counts = [(source.name, cast(Sequence[str], range(source.rest()))) for source in (*refs, *hyps)]
+            for hyp in counts[len(refs) :]:
+                check_line_counts(hyp, counts[: len(refs)])
+        if sizes == {0}:
+            return
+        if n_refs > 1:
+            ref_chunks = split_references(ref_chunks[0], n_refs, refs[0].name, first_line)
+        yield hyp_chunks, ref_chunks
+
+
+def _open_sources(args: argparse.Namespace) -> tuple[list[_Source], list[_Source], list[str]]:
+    """Reference and hypothesis sources and the systems' names (sacreBLEU's, with the baseline marked)."""
+    paired = bool(args.paired_bs or args.paired_ar)
+    ref_paths = test_set_references(args.test_set, args.langpair) if args.test_set else args.refs
+    refs = [_Source(path, args.encoding) for path in ref_paths]
+    if args.input is None:
+        columns = stdin_systems(sys.stdin.buffer.read(), args.encoding)
+        hyps = [_Source("<stdin>", args.encoding, column) for column in columns]
+        names = ["Baseline", *(f"System {i}" for i in range(1, len(columns)))] if paired else None
+        names = names or [f"System {i + 1}" for i in range(len(columns))]
+        if paired and len(columns) == 1:
+            raise ValueError("paired tests need several systems (tab-separated columns or files given to -i)")
+    else:
+        names = settings.system_names(args.input, paired)
+        hyps = [_Source(path, args.encoding) for path in names]
+        if paired:
+            names = [f"Baseline: {names[0]}", *names[1:]]
+    return refs, hyps, names
 
 
 class StatisticsSink:
-    """Where chunks of statistics go as they are made: summed per hypothesis file, and printed for ``-sl``.
+    """Where chunks of statistics go as they are counted (here or on a cluster), one list per hypothesis file.
 
-    Only the sums stay in memory.  With ``-sl`` the first hypothesis file's segments are printed at once;
-    those of later files are spooled to temporary files and printed after it, keeping the output order.
+    Per-segment statistics are kept only when an output needs them (-sl, --segment-json, --confidence, the
+    paired tests); otherwise each chunk is merged into the running sum at once, so memory stays flat whatever
+    the number of lines.
     """
 
-    def __init__(self, n_systems: int, options: BleuOptions, args: argparse.Namespace) -> None:
-        self.options = options
-        self.args = args
-        self.sums = [SegmentStats.empty(options.max_order) for _ in range(n_systems)]
-        self.counts = [0] * n_systems
-        self._spools: list[TextIO] = [sys.stdout]
-        if args.sentence_level and n_systems > 1:
-            import tempfile
-
-            # Closed by close(), after finish() has copied them out.
-            self._spools += [tempfile.TemporaryFile("w+", encoding="utf-8") for _ in range(n_systems - 1)]  # noqa: SIM115
+    def __init__(self, n_systems: int, max_order: int, per_segment: bool) -> None:
+        self.per_segment = per_segment
+        self.parts: list[list[SegmentStats]] = [[SegmentStats.empty(max_order)] for _ in range(n_systems)]
 
     def add(self, system: int, stats: SegmentStats) -> None:
-        """Take the next chunk of one system's statistics (per segment with ``-sl``, else any rows)."""
-        if self.args.sentence_level:
-            _print_sentences(stats, self.options, self.args, self.counts[system], self._spools[system])
-            self.counts[system] += len(stats)
-        self.sums[system] = self.sums[system].merge(stats)
-
-    def finish(self) -> None:
-        """Print the spooled segments of the later hypothesis files, in order."""
-        sys.stdout.flush()
-        for spool in self._spools[1:]:
-            spool.seek(0)
-            while block := spool.read(1 << 20):
-                sys.stdout.write(block)
-            spool.close()
-
-    def close(self) -> None:
-        for spool in self._spools[1:]:
-            spool.close()
+        if self.per_segment:
+            self.parts[system].append(stats)
+        else:
+            self.parts[system] = [self.parts[system][0].merge(stats)]
 
 
-def score_locally(
-    chunks: Iterable[tuple[list[list[str]], list[list[str]]]], options: BleuOptions, sink: StatisticsSink
-) -> None:
-    """Count every chunk in this process; each chunk of references is counted once for every hypothesis file."""
-    for hyp_chunks, ref_chunks in chunks:
+def _needs_segments(args: argparse.Namespace) -> bool:
+    return bool(args.sentence_level or args.segment_json or args.confidence or args.paired_bs or args.paired_ar)
+
+
+def _count(
+    args: argparse.Namespace, refs: list[_Source], hyps: list[_Source], options: BleuOptions, sink: StatisticsSink
+) -> bool:
+    """Count every chunk here, or on the Dask cluster of ``--dask``; each chunk of references is counted once
+    for every hypothesis file.  Whether the lines were read here (the cluster's workers may read the files)."""
+    if args.dask:
+        from .cluster import score_on_cluster
+
+        plain = args.input and args.num_refs == 1 and not args.test_set and args.encoding.lower() in ("utf-8", "utf8")
+        files = (list(args.refs), list(args.input)) if plain else None
+        chunks = lambda: _chunks(refs, hyps, args.num_refs, CLUSTER_CHUNK_LINES)  # noqa: E731
+        return score_on_cluster(args.dask, files, chunks, options, sink)
+    for hyp_chunks, ref_chunks in _chunks(refs, hyps, args.num_refs):
         for k, stats in enumerate(
             score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
         ):
             sink.add(k, stats)
+    return True
 
 
-def _options(args: argparse.Namespace) -> BleuOptions:
-    return make_options(
-        max_order=args.max_ngram_order,
-        weights=args.weights,
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-        smooth=args.smooth_method,
-        smooth_value=args.smooth_value,
-        effective_order=args.effective_order or args.sentence_level,
-    )
+def _print_reports(
+    names: list[str], parts: list[list[SegmentStats]], options: BleuOptions, n_refs: int, args: argparse.Namespace
+) -> None:
+    report = settings.report(args)
+    tok = tokenizer_signature(options.tokenize)
+    systems = [SegmentStats.concat(hyp_parts, options.max_order) for hyp_parts in parts]
+    if args.segment_json:
+        for stats in systems:
+            print("\n".join(cli_report.segment_records(stats, options, n_refs)))
+    elif args.statistics:
+        for name, stats in zip(names, systems, strict=True):
+            print(cli_report.full_record(stats, options, n_refs, name if len(systems) > 1 else None))
+    elif args.sentence_level:
+        print("\n".join(cli_report.sentences(systems[0], options, n_refs, tok, report)))
+    elif len(systems) == 1:
+        print(cli_report.single_system(systems[0], options, n_refs, tok, report))
+    elif report.paired:
+        print(cli_report.paired_systems(names, systems, options, n_refs, tok, report))
+    else:
+        print(cli_report.several_systems(names, systems, options, n_refs, tok, report))
 
 
-def _score(args: argparse.Namespace, sources: list[LineSource]) -> None:
-    """Read, count and print: files stream through in chunks, only summed statistics stay."""
-    options = _options(args)
-    refs = [LineSource(path) for path in args.refs]
-    sources.extend(refs)
-    # Standard input streams too: it is read a block at a time, like the files.
-    hyps = [LineSource(path) for path in args.input] if args.input else [LineSource("<stdin>", sys.stdin.buffer)]
-    sources.extend(hyps)
-    sink = StatisticsSink(len(hyps), options, args)
-    try:
-        if args.dask:
-            from .cluster import score_on_cluster
-
-            files = (list(args.refs), list(args.input)) if args.input else None
-            score_on_cluster(args.dask, files, lambda: aligned_chunks(refs, hyps, CLUSTER_CHUNK_LINES), options, sink)
-        else:
-            score_locally(aligned_chunks(refs, hyps, CHUNK_LINES), options, sink)
-        if args.sentence_level:
-            sink.finish()
-            return
-    finally:
-        sink.close()
-    for hyp, stats in zip(hyps, sink.sums, strict=True):
-        _print_corpus(hyp.name, result_from_statistics(stats, options, len(refs)), args, len(hyps) > 1)
+def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
+    settings.check_combinations(args)
+    options = settings.options(args)
+    refs, hyps, names = _open_sources(args)
+    sources.extend(refs + hyps)
+    if args.sentence_level and len(hyps) > 1:
+        raise ValueError("only one system can be evaluated in sentence-level mode")
+    if args.confidence and len(hyps) > 1:
+        raise ValueError("use a paired test (--paired-bs or --paired-ar) for several systems")
+    sink = StatisticsSink(len(hyps), options.max_order, _needs_segments(args))
+    read_here = _count(args, refs, hyps, options, sink)
+    for hyp in hyps:
+        if read_here and hyp.count == 0:
+            raise InputFileError(hyp.name, "contains no segments")
+    if not args.quiet:
+        for source in sources:
+            for note in source.notes:
+                print(f"bleu_core: warning: {source.name} {note}", file=sys.stderr)
+    _print_reports(names, sink.parts, options, max(len(refs), args.num_refs), args)
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    sources: list[LineSource] = []
+    """The command line; exit status 0, or 1 for bad input as sacreBLEU (17 for a tab-field mismatch)."""
+    args = build_parser().parse_args(argv)
+    sources: list[_Source] = []
     try:
         _score(args, sources)
+    except FieldCountError as error:
+        print(f"bleu_core: error: {error.message}", file=sys.stderr)
+        return 17
     except (InputFileError, ValueError, TypeError) as error:
         print(f"bleu_core: error: {error}", file=sys.stderr)
-        return 2
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

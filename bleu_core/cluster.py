@@ -1,7 +1,7 @@
 """The command line's ``--dask SCHEDULER``: count chunks of the input files on a Dask cluster.
 
-The files are read here, a chunk of lines at a time (:mod:`bleu_core.line_source`), and each chunk is
-sent to the cluster, where the workers tokenize and count it; only statistics come back (summed per
+The files are read here, a chunk of lines at a time (as sacreBLEU reads them, :mod:`bleu_core.cli`), and each
+chunk is sent to the cluster, where the workers tokenize and count it; only statistics come back (summed per
 chunk, or per segment for ``-sl``).  At most a few chunks per worker thread are in flight, so memory
 here stays bounded whatever the file size, and results are taken in chunk order, so sentence-level
 output keeps the line order.  Reading on the workers would need the files on a filesystem they share
@@ -82,8 +82,8 @@ def score_on_cluster(
     chunks: Callable[[], Iterable[tuple[list[list[str]], list[list[str]]]]],
     options: BleuOptions,
     sink: StatisticsSink,
-) -> None:
-    """Count on the cluster and hand the statistics to ``sink`` in order.
+) -> bool:
+    """Count on the cluster and hand the statistics to ``sink`` in order; whether the chunks were read here.
 
     ``files`` (reference and hypothesis paths) are read by the workers when they can open them and every one
     is plain UTF-8 with LF line ends; otherwise (standard input, CR line ends, UTF-16, no shared filesystem)
@@ -91,7 +91,7 @@ def score_on_cluster(
     """
     client = connect(address)
     try:
-        per_segment = bool(sink.args.sentence_level)
+        per_segment = sink.per_segment
         plans = _plans(client, [*files[0], *files[1]]) if files else None
         tasks: Iterator[Callable[[], Any]]
         if plans is None:
@@ -106,6 +106,7 @@ def score_on_cluster(
                 for line, spans in ranges(client, plans, n_refs)
             )
         _pipeline(tasks, max(1, sum(client.nthreads().values())), sink)
+        return plans is None
     finally:
         client.close()
 

@@ -110,6 +110,13 @@ def _order_weights(processed: BoolArray, options: BleuOptions) -> tuple[FloatArr
     rows, order = processed.shape
     used = processed.sum(axis=1).astype(np.int64) if options.effective_order else np.full(rows, order, np.int64)
     base = np.asarray(options.weights, dtype=np.float64)[None, :] * (np.arange(order)[None, :] < used[:, None])
+    undefined = (used > 0) & (base.sum(axis=1) <= 0)
+    if options.effective_order and undefined.any():
+        kept = int(used[int(np.argmax(undefined))])
+        raise ValueError(
+            f"BLEU is undefined here: under effective order a text with n-grams only up to order {kept} keeps "
+            f"orders 1-{kept}, and their weights are all zero; give one of them a weight, or turn effective order off"
+        )
     with np.errstate(divide="ignore", invalid="ignore"):
         weights = base / base.sum(axis=1, keepdims=True)
     return np.where(np.isfinite(weights), weights, 0.0), used

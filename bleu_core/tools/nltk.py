@@ -11,7 +11,7 @@ shorter) are bleu_core's shared rules; NLTK deviates from them in two places, st
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import overload
 
@@ -222,15 +222,19 @@ def _nltk_traces(
     smoothing: object,
     auto_reweigh: object,
     params: tuple[float, float, float],
+    count: Callable[[list[list[str]], list[list[list[str]]], int], CorpusCounts] = count_corpus,
 ) -> list[ToolTrace]:
-    """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments."""
+    """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments.
+
+    ``count`` collects the clipped counts (:func:`count_corpus`; a vectorized counter gives the same counts).
+    """
     vectors, defaults = weight_vectors(weights)
     method = smoothing_method(smoothing)
     reweigh = check_flag(auto_reweigh, "auto_reweigh")
     check_smoothing_params(*params)
     if not hyps:
         raise OriginalToolError("NLTK raises ZeroDivisionError ('Fraction(0, 0)') on an empty corpus")
-    counts = count_corpus(hyps, refs, max(len(v) for v in vectors))
+    counts = count(hyps, refs, max(len(v) for v in vectors))
     last = (hyps[-1], refs[-1])
     return [
         trace_nltk(counts, last, vector, method, default_weights=default, auto_reweigh=reweigh, params=params)

@@ -1,4 +1,4 @@
-"""The CLI and the file reader: same numbers as the API, clear one-line errors with exit code 2."""
+"""The CLI and the file reader: same numbers as the API, clear one-line errors with exit code 1 (as sacreBLEU)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu_core
-from bleu_core import line_source
+from bleu_core import cli as cli_module
 from bleu_core.reader import InputFileError, decode_lines
 
 HYP = ["The cat sat on the mat.", "A dog barked twice."]
@@ -38,13 +38,15 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_json_output_equals_api(files: tuple[Path, Path]) -> None:
     hyp, ref = files
-    done = cli(str(ref), "-i", str(hyp))
+    expected = bleu_core.corpus_bleu(HYP, [REF])
+    done = cli(str(ref), "-i", str(hyp), "--statistics")
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
-    expected = bleu_core.corpus_bleu(HYP, [REF])
     assert record["score"] == expected.score_100
     assert record["counts"] == list(expected.counts)
     assert record["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu_core-")
+    plain = json.loads(cli(str(ref), "-i", str(hyp)).stdout)  # sacreBLEU's JSON: the score rounded to -w
+    assert plain["score"] == round(expected.score_100, 1) and plain["signature"].startswith("nrefs:1|case:mixed")
 
 
 def test_several_systems_share_the_references_and_score_as_alone(files: tuple[Path, Path], tmp_path: Path) -> None:
@@ -53,14 +55,14 @@ def test_several_systems_share_the_references_and_score_as_alone(files: tuple[Pa
     other = tmp_path / "other.txt"
     other_lines = ["The cat is on a mat .", "dog barked twice twice."]
     other.write_text("\n".join(other_lines) + "\n", encoding="utf-8")
-    done = cli(str(ref), "-i", str(hyp), str(other))
+    done = cli(str(ref), "-i", str(hyp), str(other), "--statistics")
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["hypothesis"] for r in records] == [str(hyp), str(other)]
     for record, lines in zip(records, [HYP, other_lines], strict=True):
         expected = bleu_core.corpus_bleu(lines, [REF])
         assert (record["score"], record["counts"]) == (expected.score_100, list(expected.counts))
-        alone = json.loads(cli(str(ref), "-i", str(hyp if lines is HYP else other)).stdout)
+        alone = json.loads(cli(str(ref), "-i", str(hyp if lines is HYP else other), "--statistics").stdout)
         assert (alone["score"], alone["counts"]) == (record["score"], record["counts"])
 
 
@@ -88,7 +90,7 @@ def test_command_line_starts_no_blas_threads_unless_told(
         monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
     hyp, ref = files
     done = subprocess.run(
-        [sys.executable, "-c", _THREADS_AFTER_RUN, str(ref), "-i", str(hyp)],
+        [sys.executable, "-c", _THREADS_AFTER_RUN, str(ref), "-i", str(hyp), "--statistics"],
         capture_output=True,
         text=True,
         check=True,
@@ -121,19 +123,21 @@ def test_options_reach_the_score(files: tuple[Path, Path]) -> None:
     assert done.stdout.strip() == f"{expected.score_100:.6f}"
 
 
-def test_sentence_level_json_lines(files: tuple[Path, Path]) -> None:
+def test_segment_json_lines(files: tuple[Path, Path]) -> None:
     hyp, ref = files
-    done = cli(str(ref), "-i", str(hyp), "-sl")
+    done = cli(str(ref), "-i", str(hyp), "--segment-json")
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["segment"] for r in records] == [1, 2]
     expected = bleu_core.sentence_scores(HYP, [REF])
     assert [r["score"] for r in records] == [100 * s for s in expected]
+    lines = cli(str(ref), "-i", str(hyp), "-sl", "-b", "-w", "4").stdout.splitlines()  # sacreBLEU's -sl
+    assert lines == [f"{100 * s:.4f}" for s in expected]
 
 
 def test_text_format(files: tuple[Path, Path]) -> None:
     hyp, ref = files
     done = cli(str(ref), "-i", str(hyp), "-f", "text")
-    assert done.stdout.startswith("BLEU = ") and "signature: nrefs:1" in done.stdout
+    assert done.stdout.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:") and " = " in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -145,7 +149,7 @@ def test_text_format(files: tuple[Path, Path]) -> None:
         (b"", "is empty but reference"),
     ],
 )
-def test_bad_files_exit_2_with_one_line(
+def test_bad_files_exit_1_with_one_line(
     files: tuple[Path, Path], tmp_path: Path, content: bytes, fragment: str
 ) -> None:
     _, ref = files
@@ -153,7 +157,7 @@ def test_bad_files_exit_2_with_one_line(
     bad.write_bytes(content)
     order = [str(bad), "-i", str(ref)] if b"one line" in content else [str(ref), "-i", str(bad)]
     done = cli(*order)
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert fragment in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "bad.txt" in done.stderr
@@ -161,7 +165,7 @@ def test_bad_files_exit_2_with_one_line(
 
 def test_missing_file(files: tuple[Path, Path]) -> None:
     done = cli("no-such-file.txt", "-i", str(files[0]))
-    assert done.returncode == 2 and "no-such-file.txt: no such file" in done.stderr
+    assert done.returncode == 1 and "no-such-file.txt: no such file" in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -194,15 +198,18 @@ def test_reader_errors_name_the_file() -> None:
     block=st.integers(1, 7),
     take=st.integers(1, 5),
 )
-def test_cli_reads_blocks_into_the_readers_lines(text: str, encoding: str, block: int, take: int) -> None:
-    # The CLI splits blocks of text into lines; any block and chunk size must give the reader's lines.
+def test_cli_reads_blocks_into_sacrebleus_lines(text: str, encoding: str, block: int, take: int) -> None:
+    # The CLI splits blocks of text into lines; any block and chunk size must give the lines sacreBLEU reads
+    # (a file opened with newline="\n", every line right-stripped); UTF-16/32 with a BOM are read too.
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "f.txt"
         path.write_bytes(text.encode(encoding))
-        expected = decode_lines(path.read_bytes(), "f.txt")
+        codec = "utf-8" if encoding.startswith("utf-8") else encoding  # sacreBLEU keeps a UTF-8 BOM
+        with open(path, encoding=codec, newline="\n") as handle:
+            expected = [line.rstrip() for line in handle]
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(line_source, "BLOCK_BYTES", block)
-            source = line_source.LineSource(str(path))
+            patch.setattr(cli_module, "BLOCK_CHARACTERS", block)
+            source = cli_module._Source(str(path), "utf-8")
             lines: list[str] = []
             while chunk := source.take(take):
                 assert len(chunk) == take or not source.take(take)

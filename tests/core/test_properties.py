@@ -50,6 +50,9 @@ def settings_with_weights(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         weights = draw(st.lists(st.floats(0, 10), min_size=options["max_order"], max_size=options["max_order"]))
         assume(sum(weights) > 0)
+        if options["effective_order"]:
+            # Effective order may keep only the first order: with a zero weight there BLEU is undefined (an error).
+            assume(weights[0] > 0)
         options["weights"] = weights
     if options["smooth"] in ("floor", "add-k") and draw(st.booleans()):
         options["smooth_value"] = draw(st.floats(0, 1 if options["smooth"] == "floor" else 5))

@@ -1,0 +1,102 @@
+"""Benchmarks of the drop-in APIs (``python -m bench.run --tasks dropin``): each against the tool it replaces.
+
+* the CLI with two references, and with ten systems in one call, against the ``sacrebleu`` command
+  (whole processes; the outputs must be the same bytes, version masked);
+* ``bleu_core.sacrebleu_api.BLEU().corpus_score`` against ``sacrebleu.BLEU().corpus_score``;
+* ``bleu_core.nltk_api.corpus_bleu`` against NLTK's on whitespace tokens (2,037 and 20,000 segments).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+from bench import run
+
+#: Targets from the issue: ours / theirs at most this.
+TARGETS = {"cli 2 refs": 0.4, "cli 10 systems": 0.2, "sacrebleu_api": 0.125, "nltk_api": 0.1}
+PAIR, SYSTEMS_PAIR = "en-de", "en-zh"
+
+
+def _cli(args: list[str], label: str, target: float, repeat: int) -> run.Row:
+    ours_cmd = [run.sys.executable, "-m", "bleu_core", *args]
+    theirs_cmd = [run.sacrebleu_executable(), *args]
+    run.run_command(ours_cmd)  # warm the page cache
+    run.run_command(theirs_cmd)
+    run._progress(f"{label} × {repeat}")
+    mine, other, ours_out, theirs_out = run.alternate(
+        functools.partial(run.run_command, ours_cmd), functools.partial(run.run_command, theirs_cmd), repeat
+    )
+    same = run.mask_version(ours_out) == run.mask_version(theirs_out)
+    return run._row(label, run._ms(mine), run._ms(other), target=target, identical=same)
+
+
+def bench_cli_dropin(root: Path, repeat: int) -> list[run.Row]:
+    """The whole CLI process: one system against two references, and ten systems in one call."""
+    folder, zh = root / PAIR, root / SYSTEMS_PAIR
+    refs = sorted(str(p) for p in folder.glob(f"generaltest2022.{PAIR}.ref.*"))
+    systems = sorted(str(p) for p in folder.glob(f"generaltest2022.{PAIR}.hyp.*"))
+    ten = sorted(str(p) for p in zh.glob(f"generaltest2022.{SYSTEMS_PAIR}.hyp.*"))[:10]
+    zh_ref = sorted(str(p) for p in zh.glob(f"generaltest2022.{SYSTEMS_PAIR}.ref.*"))[:1]
+    if len(refs) < 2 or not systems or len(ten) < 10 or not zh_ref:
+        print("drop-in CLI task skipped: the en-de or en-zh files are not there")
+        return []
+    return [
+        _cli([*refs, "-i", systems[0]], "CLI drop-in, 2 refs (en-de)", TARGETS["cli 2 refs"], repeat),
+        _cli([*zh_ref, "-tok", "zh", "-i", *ten, "-f", "text"], "CLI drop-in, 10 systems (en-zh)",
+             TARGETS["cli 10 systems"], repeat),
+    ]  # fmt: skip
+
+
+def bench_api_dropin(corpus: run.Corpus, repeat: int) -> list[run.Row]:
+    """``BLEU().corpus_score`` of sacrebleu_api and of sacreBLEU, cold, on the first system."""
+    import sacrebleu
+
+    import bleu_core.sacrebleu_api as ours
+
+    hyps = next(iter(corpus.systems.values()))
+    refs = [list(stream) for stream in corpus.refs]
+
+    def mine() -> float:
+        return float(ours.BLEU(tokenize=corpus.tokenize).corpus_score(hyps, refs).score)
+
+    def theirs() -> float:
+        run.clear_sacrebleu_caches()
+        return float(sacrebleu.BLEU(tokenize=corpus.tokenize).corpus_score(hyps, refs).score)
+
+    mine()
+    run._progress(f"sacrebleu_api.BLEU().corpus_score × {repeat}")
+    ours_s, theirs_s, a, b = run.alternate(mine, theirs, repeat)
+    label = f"sacrebleu_api corpus_score ({corpus.name})"
+    return [run._row(label, run._ms(ours_s), run._ms(theirs_s), target=TARGETS["sacrebleu_api"], identical=a == b)]
+
+
+def bench_nltk_dropin(corpus: run.Corpus, repeat: int) -> list[run.Row]:
+    """``nltk_api.corpus_bleu`` and NLTK's on whitespace tokens: one test set, and it repeated to 20,000 segments."""
+    from nltk.translate import bleu_score
+
+    import bleu_core.nltk_api as ours
+
+    hyps = [line.split() for line in next(iter(corpus.systems.values()))]
+    refs = [[stream[i].split() for stream in corpus.refs if stream[i] is not None] for i in range(len(hyps))]
+    rows = []
+    for size in (len(hyps), 20_000):
+        times = math.ceil(size / len(hyps))
+        h, r = (hyps * times)[:size], (refs * times)[:size]
+        run._progress(f"nltk_api.corpus_bleu on {size} segments × {repeat}")
+        ours_s, theirs_s, a, b = run.alternate(
+            functools.partial(ours.corpus_bleu, r, h), functools.partial(bleu_score.corpus_bleu, r, h), repeat
+        )
+        label = f"nltk_api corpus_bleu ({size} segments)"
+        rows.append(run._row(label, run._ms(ours_s), run._ms(theirs_s), target=TARGETS["nltk_api"], identical=a == b))
+    return rows
+
+
+def bench_dropin(root: Path, repeat: int) -> list[run.Row]:
+    """Every drop-in row (skipped with a message when the WMT22 files are absent)."""
+    corpus = run.load_corpus(root, PAIR)
+    if corpus is None:
+        print("drop-in tasks skipped: WMT22 data not found")
+        return []
+    return [*bench_cli_dropin(root, repeat), *bench_api_dropin(corpus, repeat), *bench_nltk_dropin(corpus, repeat)]

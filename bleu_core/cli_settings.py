@@ -1,0 +1,96 @@
+"""The command line's settings: sacreBLEU's rules for its flags, turned into options and a report plan."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from .cli_report import Report
+from .options import TOKENIZERS, BleuOptions, make_options
+from .sacrebleu_format import LANGUAGE_TOKENIZERS
+
+#: Tokenizer names sacreBLEU 2.6 accepts; those we do not run ourselves fail with one clear line.
+SACREBLEU_TOKENIZERS = (*TOKENIZERS, "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
+FORMATS = ("json", "text", "latex")
+
+
+def tokenizer(args: argparse.Namespace) -> str:
+    """The tokenizer asked for, else the one sacreBLEU picks for the target language of ``-l``, else 13a."""
+    target = ""
+    if args.langpair:
+        if "-" not in args.langpair:
+            raise ValueError(f"--language-pair must look like en-de; got {args.langpair!r}")
+        target = args.langpair.split("-")[1]
+    name = args.tokenize or LANGUAGE_TOKENIZERS.get(target, "13a")
+    if name not in TOKENIZERS:
+        raise ValueError(
+            f"tokenizer {name!r} is not built into bleu_core (it has {', '.join(TOKENIZERS)}); "
+            f"score with `sacrebleu -tok {name}` instead"
+        )
+    return name
+
+
+def check_combinations(args: argparse.Namespace) -> None:
+    """sacreBLEU's rules for flags that cannot go together (each is an error with status 1)."""
+    n_inputs = len(args.input) if args.input else 1
+    if args.num_refs != 1 and (args.test_set is not None or len(args.refs) > 1):
+        raise ValueError("--num-refs reads several tab-separated references from one reference file; give one file")
+    if args.test_set is None and not args.refs:
+        raise ValueError("no references: give reference files before -i/--input, or a stored test set with -t")
+    if args.test_set is not None and args.refs:
+        raise ValueError("give either a test set (-t) or reference files, not both")
+    if args.sentence_level and (args.confidence or args.paired_bs or args.paired_ar):
+        raise ValueError("statistical tests are unavailable in sentence-level mode")
+    if args.sentence_level and n_inputs > 1:
+        raise ValueError("only one system can be evaluated in sentence-level mode")
+    if (args.paired_bs or args.paired_ar) and args.input is not None and n_inputs == 1:
+        raise ValueError("paired tests need several systems given to --input (-i)")
+    if args.confidence and n_inputs > 1:
+        raise ValueError("use a paired test (--paired-bs or --paired-ar) for several systems")
+
+
+def system_names(inputs: list[str], paired: bool) -> list[str]:
+    """Each input once: a repeated name is an error, except the baseline repeated in a paired test (skipped)."""
+    names: list[str] = []
+    for name in inputs:
+        if name in names:
+            if paired and name == names[0]:
+                continue
+            raise ValueError(f"{name!r} already used to name a system; give every system a different file name")
+        names.append(name)
+    return names
+
+
+def seed() -> int:
+    """The seed of the resamples: sacreBLEU's SACREBLEU_SEED variable when set (the command line owns it)."""
+    text = os.environ.get("SACREBLEU_SEED", "12345")
+    if not text.isdigit():
+        raise ValueError(f"SACREBLEU_SEED must be a whole number >= 0 for bleu_core; got {text!r}")
+    return int(text)
+
+
+def report(args: argparse.Namespace) -> Report:
+    fmt = os.environ.get("SACREBLEU_FORMAT", "").lower()
+    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else ""
+    return Report(
+        format=fmt if fmt in FORMATS else args.format,
+        width=args.width,
+        score_only=args.score_only,
+        short=args.short,
+        confidence_n=args.confidence_n if args.confidence else 0,
+        paired=paired,
+        paired_n=(args.paired_bs_n if paired == "bs" else args.paired_ar_n) if paired else 0,
+        seed=seed() if (paired or args.confidence) else 12345,
+    )
+
+
+def options(args: argparse.Namespace) -> BleuOptions:
+    return make_options(
+        max_order=args.max_ngram_order,
+        weights=args.weights,
+        tokenize=tokenizer(args),
+        lowercase=args.lowercase,
+        smooth=args.smooth_method,
+        smooth_value=args.smooth_value,
+        effective_order=args.effective_order or args.sentence_level,
+    )

@@ -1,0 +1,221 @@
+"""sacreBLEU 2.6's BLEU API on bleu_core's engine: ``import bleu_core.sacrebleu_api as sacrebleu``.
+
+``BLEU`` takes sacreBLEU's constructor arguments (``references=`` caches the references for many systems),
+and ``corpus_score``, ``sentence_score`` and ``get_signature`` return objects with sacreBLEU's fields and
+the same ``str()`` and ``format()`` text.  ``corpus_bleu``, ``sentence_bleu`` and ``raw_corpus_bleu`` keep
+sacreBLEU's signatures.  Differences: hypotheses and references of different lengths are an error here
+(sacreBLEU silently scores the shorter), and only BLEU is provided (no chrF or TER).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .api import check_corpus, sentence_references
+from .counting import PreparedReferences, prepare_references, segment_statistics
+from .options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
+from .sacrebleu_format import (
+    LANGUAGE_TOKENIZERS,
+    Score,
+    Signature,
+    bleu_signature,
+    bootstrap,
+    corpus_score,
+    score_rows,
+    tokenizer_signature,
+)
+from .significance import DEFAULT_SEED
+
+__all__ = ["BLEU", "BLEUScore", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+
+#: sacreBLEU's name for a BLEU result (fields ``score``, ``counts``, ``totals``, ``precisions``, ``bp``, ...).
+BLEUScore = Score
+
+
+class BLEU:
+    """sacreBLEU's ``BLEU`` metric: settings once, then ``corpus_score`` / ``sentence_score`` many times."""
+
+    SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = dict(SMOOTH_DEFAULTS)
+    TOKENIZERS = TOKENIZERS
+    TOKENIZER_DEFAULT = "13a"
+
+    def __init__(
+        self,
+        lowercase: bool = False,
+        force: bool = False,
+        tokenize: str | None = None,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = DEFAULT_MAX_ORDER,
+        effective_order: bool = False,
+        trg_lang: str = "",
+        references: Sequence[Sequence[str | None]] | None = None,
+    ) -> None:
+        self.lowercase = lowercase
+        self.force = force
+        self.trg_lang = trg_lang
+        self.smooth_method = smooth_method
+        self.smooth_value = smooth_value
+        self.max_ngram_order = max_ngram_order
+        self.effective_order = effective_order
+        name = tokenize if tokenize is not None else LANGUAGE_TOKENIZERS.get(trg_lang, self.TOKENIZER_DEFAULT)
+        self.options: BleuOptions = make_options(
+            max_order=max_ngram_order,
+            tokenize=name,
+            lowercase=lowercase,
+            smooth=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=effective_order,
+        )
+        self.tokenizer_signature = tokenizer_signature(name)
+        self.num_refs: int | None = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
+        self._cache: PreparedReferences | None = None
+        if references is not None:
+            self._cache = self._prepare(references, None)
+
+    def _prepare(self, references: Sequence[Sequence[str | None]], n_segments: int | None) -> PreparedReferences:
+        streams = [list(stream) for stream in references] if not isinstance(references, str) else references
+        hyps = [""] * (len(streams[0]) if streams and n_segments is None else n_segments or 0)
+        _, checked = check_corpus(hyps, streams)
+        prepared = prepare_references(
+            checked, tokenize=self.options.tokenize, lowercase=self.options.lowercase, max_order=self.options.max_order
+        )
+        self.num_refs = prepared.n_refs
+        return prepared
+
+    def _statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> Any:
+        hyps, _ = check_corpus(hypotheses, [[""] * len(list(hypotheses))])
+        if references:
+            prepared = self._prepare(references, len(hyps))
+        elif self._cache is not None:
+            prepared = self._cache
+            self.num_refs = prepared.n_refs
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        if prepared.n_segments != len(hyps):
+            raise ValueError(
+                f"there are {len(hyps)} hypotheses but the references have {prepared.n_segments} segments; "
+                "give one reference line per hypothesis"
+            )
+        return segment_statistics(hyps, prepared)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]] | None,
+        n_bootstrap: int = 1,
+    ) -> Score:
+        """Corpus BLEU (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
+        stats = self._statistics(hypotheses, references)
+        score = corpus_score(stats, self.options)
+        if n_bootstrap > 1:
+            self.n_bootstrap = n_bootstrap
+            self.seed = str(DEFAULT_SEED)
+            score.estimate_ci(bootstrap(stats, self.options, n_bootstrap, DEFAULT_SEED))
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Score:
+        """BLEU of one hypothesis against its references (turn ``effective_order`` on for sentences)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError("BLEU: The argument `hyp` should be a string.")
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
+        streams = sentence_references([ref for ref in references if ref is not None])
+        stats = self._statistics([hypothesis], streams)
+        return score_rows(stats, self.options)[0]
+
+    def get_signature(self) -> Signature:
+        """The reproducibility signature (known once references were seen: it counts them)."""
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        extra: dict[str, object] = {"bs": self.n_bootstrap, "seed": self.seed}
+        return bleu_signature(self.options, self.num_refs, self.tokenizer_signature, extra)
+
+    @staticmethod
+    def compute_bleu(
+        correct: Sequence[int],
+        total: Sequence[int],
+        sys_len: int,
+        ref_len: int,
+        smooth_method: str = "none",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        max_ngram_order: int = DEFAULT_MAX_ORDER,
+    ) -> Score:
+        """BLEU from summed statistics, as sacreBLEU's ``BLEU.compute_bleu``."""
+        from .statistics import SegmentStats
+
+        options = make_options(
+            max_order=max_ngram_order, smooth=smooth_method, smooth_value=smooth_value, effective_order=effective_order
+        )
+        stats = SegmentStats(
+            np.asarray([list(correct)[:max_ngram_order]], dtype=np.int64),
+            np.asarray([list(total)[:max_ngram_order]], dtype=np.int64),
+            np.asarray([sys_len], dtype=np.int64),
+            np.asarray([ref_len], dtype=np.int64),
+        )
+        return score_rows(stats, options)[0]
+
+
+def corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str = BLEU.TOKENIZER_DEFAULT,
+    use_effective_order: bool = False,
+) -> Score:
+    """sacreBLEU's ``corpus_bleu``: one corpus against one or more reference streams."""
+    metric = BLEU(
+        lowercase=lowercase,
+        force=force,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    return metric.corpus_score(hypotheses, references)
+
+
+def raw_corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    smooth_value: float | None = BLEU.SMOOTH_DEFAULTS["floor"],
+) -> Score:
+    """sacreBLEU's ``raw_corpus_bleu``: no tokenization, floor smoothing, effective order."""
+    return corpus_bleu(
+        hypotheses,
+        references,
+        smooth_method="floor",
+        smooth_value=smooth_value,
+        force=True,
+        tokenize="none",
+        use_effective_order=True,
+    )
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[str],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    lowercase: bool = False,
+    tokenize: str = BLEU.TOKENIZER_DEFAULT,
+    use_effective_order: bool = True,
+) -> Score:
+    """sacreBLEU's ``sentence_bleu``: one hypothesis against its references (effective order on)."""
+    metric = BLEU(
+        lowercase=lowercase,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    return metric.sentence_score(hypothesis, references)

@@ -1,0 +1,316 @@
+"""sacreBLEU 2.6's printed forms of a BLEU score: signatures, score lines, JSON, multi-system tables.
+
+The command line and :mod:`bleu_core.sacrebleu_api` print through this module so that the same numbers
+give the same bytes as ``sacrebleu -m bleu`` (the version in the signature aside: it is ours).
+Colours are never printed: sacreBLEU's are stripped too whenever its output is not a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .options import SMOOTH_DEFAULTS, BleuOptions
+from .resampling import chunked_sums, statistic_columns
+from .scoring import PERCENT, score_statistics
+from .statistics import SegmentStats
+from .version import __version__
+
+#: Signature keys in sacreBLEU's order (version always last) and their short forms (``-sh``).
+SIGNATURE_KEYS: dict[str, str] = {
+    "nrefs": "#",
+    "bs": "bs",
+    "ar": "ar",
+    "seed": "rs",
+    "test": "t",
+    "lang": "l",
+    "origlang": "o",
+    "subset": "S",
+    "case": "c",
+    "eff": "e",
+    "tok": "tok",
+    "smooth": "s",
+    "version": "v",
+}
+
+
+#: The tokenizer sacreBLEU picks for a target language (``-l``, ``trg_lang``) when none is given.
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def tokenizer_signature(name: str) -> str:
+    """What sacreBLEU writes after ``tok:`` (ja-mecab adds MeCab's version and dictionary)."""
+    if name != "ja-mecab":
+        return name
+    from sacrebleu.tokenizers import tokenizer_ja_mecab
+
+    mecab: Any = tokenizer_ja_mecab.TokenizerJaMecab
+    return str(mecab().signature())
+
+
+@dataclass
+class Signature:
+    """A reproducibility signature: key-value pairs printed as ``key:value|...`` (abbreviated with short)."""
+
+    info: dict[str, object]
+
+    def format(self, short: bool = False) -> str:
+        pairs = []
+        for key in SIGNATURE_KEYS:
+            value = self.info.get(key)
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            pairs.append(f"{SIGNATURE_KEYS[key] if short else key}:{value}")
+        return "|".join(pairs)
+
+    def update(self, key: str, value: object) -> None:
+        self.info[key] = value
+
+    def __str__(self) -> str:
+        return self.format()
+
+    __repr__ = __str__
+
+
+def smooth_label(options: BleuOptions) -> str:
+    """``exp``, ``none``, ``floor[0.10]``, ``add-k[1.00]``: the method with its value when it takes one."""
+    if SMOOTH_DEFAULTS[options.smooth] is None:
+        return options.smooth
+    return f"{options.smooth}[{options.smooth_amount:.2f}]"
+
+
+def bleu_signature(
+    options: BleuOptions, n_refs: int, tokenizer_signature: str, extra: dict[str, object] | None = None
+) -> Signature:
+    """sacreBLEU's BLEU signature (``n_refs`` -1 prints ``var``); ``extra``: bs, ar, seed entries."""
+    info: dict[str, object] = {
+        "nrefs": "var" if n_refs == -1 else n_refs,
+        "case": "lc" if options.lowercase else "mixed",
+        "eff": "yes" if options.effective_order else "no",
+        "tok": tokenizer_signature,
+        "smooth": smooth_label(options),
+        "version": __version__,
+        **(extra or {}),
+    }
+    return Signature(info)
+
+
+@dataclass
+class Score:
+    """One BLEU score on sacreBLEU's 0-100 scale, printed as sacreBLEU prints its ``BLEUScore``."""
+
+    score: float
+    counts: list[int | float]
+    totals: list[int | float]
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    name: str = "BLEU"
+    mean: float = field(default=-1.0)
+    ci: float = field(default=-1.0)
+
+    @property
+    def ratio(self) -> float:
+        """c / r, and 0 for an empty reference side (sacreBLEU's rule; never infinity)."""
+        return self.sys_len / self.ref_len if self.ref_len else 0
+
+    @property
+    def prec_str(self) -> str:
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+    @property
+    def verbose(self) -> str:
+        return (
+            f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def estimate_ci(self, resampled: Sequence[float]) -> None:
+        """Keep the mean and the 95% half-width of bootstrap scores (sacreBLEU's rule: n // 40 from each end)."""
+        ordered = sorted(float(x) for x in resampled)
+        lower = len(ordered) // 40
+        self.ci = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+        self.mean = statistics.mean(ordered)
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False) -> str:
+        """The score line, the score alone, or sacreBLEU's JSON object (``indent=1``)."""
+        text = f"{self.score:.{width}f}"
+        record: dict[str, object] = {"name": self.name, "score": float(text), "signature": signature}
+        if self.mean > 0:
+            mean, spread = f"{self.mean:.{width}f}", f"{self.ci:.{width}f}"
+            interval = f"μ = {mean} ± {spread}"
+            text += f" ({interval})"
+            if is_json:
+                record.update(confidence_mean=float(mean), confidence_var=float(spread), confidence=interval)
+        if score_only:
+            return text
+        head = f"{self.name}|{signature}" if signature else self.name
+        record["verbose_score"] = self.verbose
+        if is_json:
+            for part in signature.split("|"):
+                key, value = part.split(":")
+                record[key] = value
+            return json.dumps(record, indent=1, ensure_ascii=False)
+        return f"{head} = {text} {self.verbose}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    __repr__ = __str__
+
+
+def score_rows(stats: SegmentStats, options: BleuOptions) -> list[Score]:
+    """One :class:`Score` per row of ``stats`` (rows are corpora or segments), in sacreBLEU's arithmetic."""
+    arrays = score_statistics(stats, options, scale=PERCENT)
+    order = options.max_order
+    matches = stats.matches[:, :order].tolist()
+    totals = stats.totals[:, :order].tolist()
+    rows = []
+    for i in range(len(stats)):
+        counts: list[int | float] = list(matches[i])
+        sizes: list[int | float] = list(totals[i])
+        if options.smooth == "add-k" and any(counts):
+            # sacreBLEU adds k to the counts it reports, for every order above the first.
+            counts[1:] = [c + options.smooth_amount for c in counts[1:]]
+            sizes[1:] = [t + options.smooth_amount for t in sizes[1:]]
+        precisions = [float(p) for p in arrays.precisions[i]]
+        sys_len, ref_len = int(stats.hyp_len[i]), int(stats.ref_len[i])
+        bp = _brevity_penalty(sys_len, ref_len)
+        score = float(arrays.score[i])
+        if options.uniform_weights:
+            used = int(arrays.used_orders[i]) if options.effective_order else order
+            score = _scalar_score(precisions, bp, used) if any(matches[i]) else 0.0
+        rows.append(Score(score, counts, sizes, precisions, bp, sys_len, ref_len))
+    return rows
+
+
+def _brevity_penalty(sys_len: int, ref_len: int) -> float:
+    """BP with the C library's exp, as sacreBLEU computes it (NumPy's may differ in the last bit)."""
+    if sys_len >= ref_len:
+        return 1.0
+    return math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+
+
+def _scalar_score(precisions: list[float], bp: float, used: int) -> float:
+    """BP times the geometric mean of the first ``used`` precisions, in sacreBLEU's scalar arithmetic.
+
+    A zero precision counts as log 0 = -9999999999 (sacreBLEU's floor), which makes the score 0.
+    """
+    if used == 0:
+        return 0.0
+    logs = [math.log(p) if p > 0 else -9999999999.0 for p in precisions[:used]]
+    return bp * math.exp(sum(logs) / used)
+
+
+def bootstrap(stats: SegmentStats, options: BleuOptions, n_samples: int, seed: int) -> list[float]:
+    """Scores of sacreBLEU's bootstrap resamples (``--confidence``, ``n_bootstrap``), to the last bit.
+
+    The same draws as :func:`bleu_core.resampling.bootstrap_scores`; each resample's precisions in float32
+    (sacreBLEU's arithmetic for resamples), its score from them in scalar arithmetic as sacreBLEU does.
+    """
+    rng = np.random.default_rng(seed)
+    drawn = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
+    sums = SegmentStats.from_matrix(
+        chunked_sums(drawn, statistic_columns(stats, options.max_order), True), options.max_order
+    )
+    arrays = score_statistics(sums, options, precision=np.float32, scale=PERCENT)
+    scores: list[float] = [float(x) for x in arrays.score]
+    if options.uniform_weights:
+        any_match: list[bool] = [bool(x) for x in np.any(sums.matches[:, : options.max_order] > 0, axis=1).tolist()]
+        used = arrays.used_orders.tolist() if options.effective_order else [options.max_order] * n_samples
+        precisions, hyp, ref = arrays.precisions.tolist(), sums.hyp_len.tolist(), sums.ref_len.tolist()
+        scores = [
+            _scalar_score(precisions[i], _brevity_penalty(hyp[i], ref[i]), used[i]) if any_match[i] else 0.0
+            for i in range(n_samples)
+        ]
+    return scores
+
+
+def corpus_score(stats: SegmentStats, options: BleuOptions) -> Score:
+    """The corpus score of per-segment statistics."""
+    return score_rows(stats.summed() if len(stats) != 1 else stats, options)[0]
+
+
+def table_text(columns: dict[str, list[str]], format_name: str, width: int) -> str:
+    """The multi-system table: ``fancy_grid`` for text, ``latex_booktabs`` for LaTeX (via tabulate)."""
+    from tabulate import tabulate  # only for several systems; sacreBLEU depends on it anyway
+
+    fmt = "fancy_grid" if format_name == "text" else "latex_booktabs"
+    return str(
+        tabulate(
+            columns, headers="keys", tablefmt=fmt, colalign=("right",), stralign="center", numalign="center",
+            floatfmt=f".{width}f",
+        )
+    )  # fmt: skip
+
+
+def signature_block(signatures: dict[str, str]) -> str:
+    """The closing block of a multi-system report."""
+    lines = ["-----------------", "Metric signatures", "-----------------"]
+    lines += [f" - {name:<10} {sig}" for name, sig in signatures.items()]
+    return "\n".join(lines)
+
+
+def paired_cell(score: float, p_value: float | None, mean: float | None, ci: float | None, width: int, sep: str) -> str:
+    """One cell of a paired-test table: score, (mean ± ci) for bootstrap, then the p-value (``*`` if < 0.05)."""
+    text = f"{score:.{width}f}"
+    if mean is not None:
+        text += f" ({mean:.{width}f} ± {ci:.{width}f})"
+    if p_value is not None:
+        mark = "" if p_value > 0.05 else "*"
+        text += f"{sep}(p = {p_value:.4f}){mark}"
+    return text
+
+
+def paired_json(names: list[str], results: list[dict[str, float | None]]) -> str:
+    """sacreBLEU's JSON list for a paired test: every system with its score, p-value, mean and ci."""
+    return json.dumps([{"system": name, "BLEU": result} for name, result in zip(names, results, strict=True)], indent=4)
+
+
+def plain_json(names: list[str], scores: list[str]) -> str:
+    """sacreBLEU's JSON list for several systems without a test: scores as printed strings."""
+    return json.dumps([{"system": name, "BLEU": score} for name, score in zip(names, scores, strict=True)], indent=4)
+
+
+def paired_explanation(test: str, n_samples: int, baseline: str) -> str:
+    """The notes sacreBLEU prints after a paired-test table (same words, so the same bytes)."""
+    kind = "bootstrap resampling" if test == "bs" else "approximate randomization"
+    unit = "resampling trials" if test == "bs" else "trials"
+    title = f"Paired {kind} test with {n_samples} {unit}"
+    rule = "-" * len(title)
+    provided = (
+        "   Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric."
+        if test == "bs"
+        else "   Actual system score is provided for each metric."
+    )
+    lines = [
+        rule,
+        title,
+        rule,
+        f" - Each system is pairwise compared to {baseline}.",
+        provided,
+        "",
+        " - Null hypothesis: the system and the baseline translations are essentially",
+        "   generated by the same underlying process. For a given system and the baseline,",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        "   or higher occurring due to chance, under the assumption that the null hypothesis is correct.",
+        "",
+        " - Assuming a significance threshold of 0.05, the null hypothesis can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be attributed',
+        '   to chance, hence the system is significantly "different" than the baseline.',
+        "   Otherwise, the p-values are highlighted in red.",
+        "",
+        ' - NOTE: Significance does not tell whether a system is "better" than the baseline but rather',
+        '   emphasizes the "difference" of the systems in terms of the replicability of the delta.',
+        "",
+    ]
+    return "\n".join(lines)
