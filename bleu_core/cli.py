@@ -277,6 +277,9 @@ def _count(
 
         plain = args.input and args.num_refs == 1 and not args.test_set and args.encoding.lower() in ("utf-8", "utf8")
         files = (list(args.refs), list(args.input)) if plain else None
+        for path in files[1] if files else ():
+            if os.path.getsize(path) == 0:  # the workers read it: the check below cannot see its lines
+                raise InputFileError(path, "contains no segments")
         chunks = lambda: _chunks(refs, hyps, args.num_refs, CLUSTER_CHUNK_LINES)  # noqa: E731
         return score_on_cluster(args.dask, files, chunks, options, sink)
     for hyp_chunks, ref_chunks in _chunks(refs, hyps, args.num_refs):

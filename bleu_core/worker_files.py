@@ -1,7 +1,7 @@
 """Reading segment files on Dask workers: the files are cut into byte ranges of equal line ranges.
 
 Used by ``--dask`` when the workers can open the files (a shared filesystem) and every file is plain UTF-8
-(with or without BOM) with LF line ends: then only line numbers and byte offsets travel, never the text.
+(without a BOM) with LF line ends: then only line numbers and byte offsets travel, never the text.
 Three passes, each a task per byte block of every file:
 
 1. count the line feeds of each block (and look for CR and NUL bytes, which send the command back to
@@ -91,7 +91,8 @@ def plan_files(client: Any, names: Sequence[str]) -> list[FilePlan] | None:
     for path in paths:
         with open(path, "rb") as handle:
             head = handle.read(4)
-        if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # UTF-16 and UTF-32
+        # UTF-16 and UTF-32; and a UTF-8 BOM, which sacreBLEU's reading keeps in the first word (read here)
+        if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF8)):
             return None
         starts.append(3 if head.startswith(codecs.BOM_UTF8) else 0)
     sizes = [os.path.getsize(path) for path in paths]
