@@ -103,6 +103,9 @@ def interval_svg(title: str, rows: Sequence[Row], axis_title: str, reference: fl
 
 
 def _table(frame: pd.DataFrame) -> str:
+    frame = frame.copy()
+    if "BLEU" in frame.columns:
+        frame["BLEU"] = [f"{v:.2f}" for v in frame["BLEU"]]
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
     body = []
     for record in frame.itertuples(index=False):
