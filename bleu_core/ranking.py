@@ -217,6 +217,22 @@ def rank_ranges(scores: Mapping[str, float], better: set[tuple[str, str]]) -> tu
     )
 
 
+def ranking_samples(n_systems: int, n_samples: int, alpha: float, correction: str = "holm") -> int:
+    """Samples (or trials) the pairwise tests need before any corrected p-value can fall below ``alpha``.
+
+    With N samples no p-value is below 1/(N+1), and Holm's first step (like every Bonferroni step) needs
+    m p < alpha over the m = n(n-1)/2 pairs, so N + 1 must exceed m / alpha.  This returns ``n_samples`` or,
+    when that is too few, twice that bound rounded up to a thousand (so that a clear difference gets a
+    corrected p-value of about alpha / 2).  ``correction="none"`` keeps ``n_samples``.
+    """
+    if correction not in CORRECTIONS:
+        raise ValueError(f"unknown correction {correction!r}; use one of {', '.join(CORRECTIONS)}")
+    pairs = n_systems * (n_systems - 1) // 2
+    if correction == "none" or pairs == 0 or (n_samples + 1) * alpha > 2 * pairs:
+        return n_samples
+    return max(n_samples, -(-int(2 * pairs / alpha) // 1000) * 1000)
+
+
 def rank_systems(
     comparison: Comparison, alpha: float = 0.05, correction: str = "holm"
 ) -> tuple[tuple[SystemRank, ...], dict[tuple[str, str], float]]:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.options import BleuOptions
-from bleu_core.ranking import CORRECTIONS, Comparison, SystemRank, rank_systems
+from bleu_core.ranking import CORRECTIONS, Comparison, SystemRank, rank_systems, ranking_samples
 from bleu_core.significance import DEFAULT_SEED
 from pages import cached, compare_report, compare_views, controls, verdict_views, views
 
@@ -167,11 +167,43 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
         st.altair_chart(verdict_views.heatmap(comparison.p_values, corrected, ranks, chosen.alpha))
         pairs = len(ranks) * (len(ranks) - 1) // 2
         significant = sum(1 for (a, b), p in corrected.items() if a < b and p < chosen.alpha)
+        more = (
+            ""
+            if comparison.n_samples == chosen.n_samples
+            else f" The ranking draws {comparison.n_samples:,} samples instead of {chosen.n_samples:,}: with N "
+            f"samples no p-value is below 1/(N+1), and the correction over {pairs} pairs needs p < α/{pairs} "
+            f"= {chosen.alpha / pairs:.2g} for its first step."
+        )
         st.caption(
             f"{significant} of {pairs} pairs are significantly different after the "
             f"{CORRECTION_LABELS[chosen.correction]} correction at α = {chosen.alpha}; without it about "
-            f"{pairs * chosen.alpha:.1f} 'significant' pairs would be expected by chance alone if no system differed."
+            f"{pairs * chosen.alpha:.1f} 'significant' pairs would be expected by chance alone if no system "
+            f"differed.{more}"
         )
+
+
+def compare(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    chosen: TestSettings,
+    n_samples: int,
+) -> Comparison:
+    bar = st.progress(0.0, f"{TESTS[chosen.test]}: {n_samples:,} samples…")
+    comparison = cached.comparison_cached(
+        key,
+        systems,
+        references,
+        settings,
+        chosen.baseline,
+        chosen.test,
+        n_samples,
+        chosen.seed,
+        lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
+    )
+    bar.empty()
+    return comparison
 
 
 def render_verdict(
@@ -183,20 +215,14 @@ def render_verdict(
 ) -> None:
     """Everything above the detail views: controls, summary, table, explanation, charts, ranking, report."""
     chosen = test_controls(analyses)
-    bar = st.progress(0.0, f"{TESTS[chosen.test]}: {chosen.n_samples:,} samples…")
-    comparison = cached.comparison_cached(
-        key,
-        systems,
-        references,
-        settings,
-        chosen.baseline,
-        chosen.test,
-        chosen.n_samples,
-        chosen.seed,
-        lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
+    comparison = compare(key, systems, references, settings, chosen, chosen.n_samples)
+    rank_samples = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
+    ranked = (
+        comparison
+        if rank_samples == chosen.n_samples
+        else compare(key, systems, references, settings, chosen, rank_samples)
     )
-    bar.empty()
-    ranks, corrected = rank_systems(comparison, chosen.alpha, chosen.correction)
+    ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
     frame = verdict_views.results_frame(analyses, comparison, ranks, chosen.alpha)
     signature = analyses[chosen.baseline].result.signature
     st.markdown(summary(frame, ranks, chosen))
@@ -208,7 +234,7 @@ def render_verdict(
     left, right = st.columns(2)
     left.altair_chart(verdict_views.delta_chart(frame, chosen.baseline), width="stretch")
     right.altair_chart(verdict_views.ci_chart(frame, comparison), width="stretch")
-    show_ranks(comparison, ranks, corrected, chosen)
+    show_ranks(ranked, ranks, corrected, chosen)
     report = compare_report.build_report(
         frame,
         ranks,
@@ -216,7 +242,7 @@ def render_verdict(
         signature=signature,
         settings={
             "test": TESTS[chosen.test],
-            "samples": f"{chosen.n_samples:,}",
+            "samples": f"{chosen.n_samples:,} (ranking: {ranked.n_samples:,})",
             "seed": str(chosen.seed),
             "alpha": str(chosen.alpha),
             "correction": CORRECTION_LABELS[chosen.correction],

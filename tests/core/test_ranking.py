@@ -15,6 +15,7 @@ from bleu_core.ranking import (
     corrected_p_values,
     rank_ranges,
     rank_systems,
+    ranking_samples,
     significantly_better,
 )
 from bleu_core.significance import _system_statistics
@@ -82,3 +83,12 @@ def test_rank_systems_on_the_demo() -> None:
     assert len(ranks) == 3 and all(1 <= r.best <= r.worst <= 3 for r in ranks)
     assert all(d.low is None for d in comparison.differences)
     assert set(corrected) == set(comparison.p_values)
+
+
+def test_ranking_samples_let_a_corrected_p_value_fall_below_alpha() -> None:
+    # 11 systems: 55 pairs; 1,000 samples give p >= 1/1001 and 55/1001 > 0.05, so nothing could be significant.
+    needed = ranking_samples(11, 1000, 0.05, "holm")
+    assert needed == 3000 and 55 / (needed + 1) < 0.05 / 2
+    assert ranking_samples(3, 1000, 0.05, "holm") == 1000
+    assert ranking_samples(11, 1000, 0.05, "none") == 1000
+    assert ranking_samples(11, 50_000, 0.05, "bonferroni") == 50_000

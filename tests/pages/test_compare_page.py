@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import json
+import math
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -17,8 +19,12 @@ from sacrebleu.significance import PairedTest, Result
 from streamlit.testing.v1 import AppTest
 
 from bleu_core import SegmentStats, make_options, pairwise_p_values
+from bleu_core.diagnosis import analyze_corpus
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from pages import compare_report
+from bleu_core.progress import ProgressReporter
+from bleu_core.ranking import compare_from_stats, rank_systems
+from bleu_core.significance import _system_statistics
+from pages import compare_report, verdict_views
 from pages.compare_views import short_names
 from tests.conftest import Pair
 from tests.pages.test_corpus_page import plain
@@ -188,13 +194,17 @@ def test_wmt22_verdict_matches_sacrebleu_and_an_independent_ranking(
             assert table.loc[name, "Δ BLEU"] == signed(scores[name] - scores[best])
             assert table.loc[name, "p-value"] == shown_p(result.p_value)
             assert table.loc[name, "95% CI"] == f"{result.mean:.2f} ± {result.ci:.2f}"
-    # Rank ranges: sacreBLEU-exact pairwise p-values, Holm at 0.05, computed here independently.
+    # Rank ranges: sacreBLEU-exact pairwise p-values, Holm at 0.05, computed here independently.  With N samples
+    # no p-value is below 1/(N+1); the page draws the smallest multiple of 1000 above 2 m / alpha for m pairs.
+    m = len(names) * (len(names) - 1) // 2
+    rank_samples = math.ceil(2 * m / 0.05 / 1000) * 1000
+    assert any(f"The ranking draws {rank_samples:,} samples" in c.value for c in at.caption)
     stats = {n: BLEU(references=refs)._extract_corpus_statistics(h, None) for n, h in systems.items()}
     assert len(stats) == len(names)
     p_values = pairwise_p_values(
         {n: SegmentStats.from_matrix(np.asarray(s, dtype=np.int64), 4) for n, s in stats.items()},
         make_options(),
-        n_samples=1000,
+        n_samples=rank_samples,
     )
     ranks = expected_ranks(scores, holm_significant(p_values, names, 0.05))
     ranking = next(d.value for d in at.dataframe if "worst rank" in d.value.columns).set_index("system")
@@ -208,3 +218,27 @@ def test_wmt22_verdict_matches_sacrebleu_and_an_independent_ranking(
         assert html.escape(name) in reports[-1]
         assert f"{round(scores[name], 2):.2f}" in reports[-1]
     assert reports[-1].count("<svg") == 3
+
+
+def test_report_escapes_hostile_names() -> None:
+    """System names come from file names: the report prints them as text, never as markup."""
+    hostile = '<script>alert("x")</script> & <b>'
+    systems = {hostile if k == "careful" else k: list(v) for k, v in DEMO_SYSTEMS.items()}
+    options = make_options()
+    stats = _system_statistics(systems, DEMO_REFS, options, ProgressReporter(None))
+    comparison = compare_from_stats(stats, options, n_samples=200)
+    ranks, _ = rank_systems(comparison)
+    analyses = {n: analyze_corpus(s, options, 2) for n, s in stats.items()}
+    frame = verdict_views.results_frame(analyses, comparison, ranks, 0.05)
+    report = compare_report.build_report(
+        frame,
+        ranks,
+        comparison,
+        signature="sig<>",
+        settings={"baseline": hostile},
+        created=datetime.now(UTC),
+        explanation="**p** <i>x</i>",
+    )
+    assert "<script>" not in report and "<b>" not in report and "<i>" not in report
+    assert html.escape(hostile) in report
+    HTMLParser().feed(report)
