@@ -164,7 +164,7 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
     left.caption(RANK_HELP)
     right.altair_chart(verdict_views.rank_chart(ranks), width="stretch")
     if len(ranks) > 2:
-        st.altair_chart(verdict_views.heatmap(comparison.p_values, corrected, ranks, chosen.alpha))
+        st.altair_chart(verdict_views.heatmap(comparison.p_values, corrected, ranks, chosen.alpha), width="content")
         pairs = len(ranks) * (len(ranks) - 1) // 2
         significant = sum(1 for (a, b), p in corrected.items() if a < b and p < chosen.alpha)
         more = (

@@ -18,7 +18,8 @@ from bleu_core.ranking import Comparison, SystemRank
 MINUS = "\u2212"
 #: Heatmaps with more systems than this show no text in their cells (tooltips only).
 CELL_TEXT_LIMIT = 10
-BETTER, WORSE, SAME, BASE = "better", "worse", "no significant difference", "baseline"
+BETTER, WORSE, SAME, BASE = "better", "worse", "not significant", "baseline"
+NAMES = alt.Axis(labelLimit=180)
 VERDICT_COLORS = {BETTER: "#2e7d32", WORSE: "#c62828", SAME: "#777777", BASE: "#3b6ea8"}
 
 
@@ -104,7 +105,7 @@ def ci_chart(frame: pd.DataFrame, comparison: Comparison) -> alt.Chart:
         rows.append({"system": name, "BLEU": score, "low": low, "high": high})
     data = pd.DataFrame(rows)
     x = alt.Scale(domain=padded_domain(float(data["low"].min()), float(data["high"].max())), zero=False, nice=False)
-    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(frame["system"]), title=None))
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(frame["system"]), title=None, axis=NAMES))
     tooltip = ["system", alt.Tooltip("BLEU:Q", format=".2f"), alt.Tooltip("low:Q", format=".2f"), "high:Q"]
     bars = base.mark_rule(color="#3b6ea8", strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title="BLEU"), x2="high:Q")
     points = base.mark_point(filled=True, size=70, color="#3b6ea8").encode(x=alt.X("BLEU:Q", scale=x), tooltip=tooltip)
@@ -124,14 +125,12 @@ def delta_chart(frame: pd.DataFrame, baseline: str) -> alt.Chart:
         scale=alt.Scale(domain=list(VERDICT_COLORS)[:3], range=list(VERDICT_COLORS.values())[:3]),
         legend=alt.Legend(orient="bottom", title=None),
     )
-    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None), color=color)
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES), color=color)
     tooltip = ["system", alt.Tooltip("delta:Q", format="+.2f"), "low:Q", "high:Q", "p:Q", "verdict:N"]
     rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title=f"BLEU − {baseline}"), x2="high:Q")
     points = base.mark_point(filled=True, size=70).encode(x=alt.X("delta:Q", scale=x), tooltip=tooltip)
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#444", strokeDash=[4, 3]).encode(x="zero:Q")
-    return (zero + rules + points).properties(
-        height=alt.Step(26), title="Difference to the baseline with its 95% paired-bootstrap interval"
-    )
+    return (zero + rules + points).properties(height=alt.Step(26), title="Δ BLEU to the baseline, 95% paired interval")
 
 
 def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
@@ -154,7 +153,7 @@ def rank_chart(ranks: Sequence[SystemRank]) -> alt.Chart:
     data["to"] = data["worst rank"] + 0.4
     n = len(ranks)
     x = alt.Scale(domain=[0.5, n + 0.5], nice=False, zero=False)
-    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None))
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES))
     bars = base.mark_bar(cornerRadius=3, opacity=0.8).encode(
         x=alt.X("from:Q", scale=x, title="rank range (1 = best)", axis=alt.Axis(tickMinStep=1, format="d")),
         x2="to:Q",
@@ -186,10 +185,9 @@ def heatmap(
             )
     frame = pd.DataFrame(rows)
     step = 34 if len(names) <= CELL_TEXT_LIMIT else 22
-    axis = alt.Axis(labelLimit=140)
     base = alt.Chart(frame).encode(
-        x=alt.X("B:N", sort=names, title=None, axis=alt.Axis(labelAngle=-45, labelLimit=140)),
-        y=alt.Y("A:N", sort=names, title=None, axis=axis),
+        x=alt.X("B:N", sort=names, title=None, axis=alt.Axis(labelAngle=-50, labelLimit=140, labelOverlap=False)),
+        y=alt.Y("A:N", sort=names, title=None, axis=alt.Axis(labelLimit=180, labelOverlap=False)),
     )
     cells = base.mark_rect().encode(
         color=alt.Color(

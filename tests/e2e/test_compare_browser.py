@@ -53,6 +53,12 @@ def test_upload_systems_change_baseline_and_open_a_segment(server: str, page: An
     page.wait_for_function(IDLE, timeout=60_000)
     page.wait_for_timeout(1500)  # let the charts draw
     page.screenshot(path=str(SCREENSHOTS / "compare-verdict.png"), full_page=True)
+    charts = page.locator('[data-testid="stVegaLiteChart"], [data-testid="stArrowVegaLiteChart"]')
+    for i, name in enumerate(("delta", "ci", "ranks", "heatmap")):
+        charts.nth(i).scroll_into_view_if_needed()
+        expect(charts.nth(i).locator("canvas, svg").first).to_be_visible(timeout=30_000)
+        page.wait_for_timeout(500)
+        charts.nth(i).screenshot(path=str(SCREENSHOTS / f"compare-chart-{name}.png"))
     report = download(page, "Download report (HTML)")
     for name in names:
         assert name in report
