@@ -15,6 +15,10 @@ the corrected p-value of the pair is below alpha and s scores higher.  Then
 
 Clusters follow the same relation: systems are sorted by score and a cluster ends after position k exactly
 when every one of the first k systems is significantly better than every system after it.
+
+Deviation from WMT: the findings test human scores pairwise (Wilcoxon rank-sum, p < 0.05, uncorrected); here
+the test is sacreBLEU's paired test on BLEU and the p-values are corrected, so the rank ranges are a
+statement about BLEU on this test set, not about human preference.
 """
 
 from __future__ import annotations

@@ -51,8 +51,9 @@ rank** is the number of systems not significantly worse than *s* (itself include
 can be placed above it; "2–4" means it could be anywhere from 2nd to 4th. **Clusters**: in BLEU order, a
 new cluster starts where every system above is significantly better than every system below. This is the
 form of the rank ranges and clusters in the WMT findings' human-evaluation tables (e.g. Barrault et al.,
-2020, *Findings of the 2020 Conference on Machine Translation*; Kocmi et al., 2022, for WMT22); the
-correction is Holm (1979), *A simple sequentially rejective multiple test procedure*.
+2020, *Findings of the 2020 Conference on Machine Translation*; Kocmi et al., 2022, for WMT22). WMT tests
+human scores without a correction; here the test is sacreBLEU's paired test on BLEU and the p-values are
+corrected (Holm, 1979, *A simple sequentially rejective multiple test procedure*, or Bonferroni).
 """
 
 
