@@ -40,6 +40,7 @@ class Row:
     low: float
     high: float
     color: str
+    note: str = ""
 
 
 def nice_ticks(low: float, high: float, count: int = 6) -> list[float]:
@@ -97,6 +98,8 @@ def interval_svg(title: str, rows: Sequence[Row], axis_title: str, reference: fl
         )
         if row.point is not None:
             parts.append(f'<circle cx="{x(row.point):.1f}" cy="{y}" r="5" fill="{row.color}"/>')
+        if row.note:
+            parts.append(f'<text x="{x(row.high) + 8:.1f}" y="{y + 4:.1f}">{html.escape(row.note)}</text>')
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
@@ -104,8 +107,9 @@ def interval_svg(title: str, rows: Sequence[Row], axis_title: str, reference: fl
 
 def _table(frame: pd.DataFrame) -> str:
     frame = frame.copy()
-    if "BLEU" in frame.columns:
-        frame["BLEU"] = [f"{v:.2f}" for v in frame["BLEU"]]
+    for column, digits in (("BLEU", 2), ("c/r", 3)):
+        if column in frame.columns:
+            frame[column] = [f"{v:.{digits}f}" for v in frame[column]]
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
     body = []
     for record in frame.itertuples(index=False):
@@ -145,7 +149,8 @@ def _charts(frame: pd.DataFrame, ranks: Sequence[SystemRank], comparison: Compar
         low, high = (interval[0] - interval[1], interval[0] + interval[1]) if interval else (score, score)
         scores.append(Row(str(name), score, low, high, "#3b6ea8"))
     rank_rows = [
-        Row(r.system, None, r.best - 0.4, r.worst + 0.4, PALETTE[(r.cluster - 1) % len(PALETTE)]) for r in ranks
+        Row(r.system, None, r.best - 0.4, r.worst + 0.4, PALETTE[(r.cluster - 1) % len(PALETTE)], r.label)
+        for r in ranks
     ]
     return [
         interval_svg(f"Difference to {comparison.baseline} (95% paired-bootstrap interval)", deltas, "Δ BLEU", 0.0),
