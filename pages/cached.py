@@ -12,11 +12,8 @@ import streamlit as st
 
 from bleu_core import (
     BleuOptions,
-    PairedResult,
     SegmentStats,
     corpus_statistics,
-    paired_test_from_stats,
-    pairwise_p_values,
     prepare_references,
     reader,
     segment_statistics,
@@ -26,6 +23,7 @@ from bleu_core.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.explain import Explanation, explain
 from bleu_core.lint import LintFinding, lint_corpus
 from bleu_core.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, ngram_tallies
+from bleu_core.ranking import Comparison, compare_from_stats
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
@@ -167,40 +165,24 @@ def systems_analyses_cached(
     return {name: analyze_corpus(s, options, n_refs) for name, s in stats.items()}
 
 
-def paired_cached(
+def comparison_cached(
     key: str,
     systems: dict[str, list[str]],
     references: list[list[str | None]],
     options: BleuOptions,
-    baseline: str,
+    baseline: str | None,
     test: str,
     n_samples: int,
     seed: int,
     progress: Progress | None = None,
-) -> dict[str, PairedResult]:
+) -> Comparison:
+    """Differences to the baseline and every pairwise p-value, from one set of sacreBLEU draws."""
     stats, _ = _systems_stats(key, systems, references, options)
     return _remember(
-        ("paired", key, options, baseline, test, n_samples, seed),
-        lambda: paired_test_from_stats(
+        ("comparison", key, options, baseline, test, n_samples, seed),
+        lambda: compare_from_stats(
             stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
         ),
-    )
-
-
-def pairwise_cached(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    options: BleuOptions,
-    test: str,
-    n_samples: int,
-    seed: int,
-    progress: Progress | None = None,
-) -> dict[tuple[str, str], float]:
-    stats, _ = _systems_stats(key, systems, references, options)
-    return _remember(
-        ("pairwise", key, options, test, n_samples, seed),
-        lambda: pairwise_p_values(stats, options, test=test, n_samples=n_samples, seed=seed, progress=progress),
     )
 
 

@@ -11,14 +11,11 @@ from bleu_core.diagnosis import length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
-from bleu_core.significance import DEFAULT_SEED
-from pages import cached, compare_views, controls, ensure_app_navigation, views
+from pages import cached, compare_views, controls, ensure_app_navigation, verdict, views
 
 ensure_app_navigation()
 
 DEMO, UPLOAD = "Demo systems", "Upload files"
-TESTS = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
-DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 
 
 def decode(uploaded: Any, where: Any) -> list[str] | None:
@@ -114,21 +111,6 @@ def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[st
     return systems, [list(r) for r in references], source
 
 
-def test_controls(names: list[str]) -> tuple[str, str, int, int, float]:
-    cols = st.columns([2, 2, 1, 1, 1])
-    baseline = cols[0].selectbox("Baseline", names, key="cmp_baseline")
-    test = cols[1].radio("Test", list(TESTS), format_func=TESTS.__getitem__, key="cmp_test", horizontal=True)
-    samples_key = f"cmp_samples_{test}"
-    n_samples = int(
-        cols[2].number_input(
-            "samples" if test == "bs" else "trials", 1, 100_000, value=DEFAULT_SAMPLES[test], step=100, key=samples_key
-        )
-    )
-    seed = int(cols[3].number_input("seed", 0, 2**31 - 1, value=DEFAULT_SEED, key="cmp_seed"))
-    alpha = float(cols[4].selectbox("α", [0.05, 0.01, 0.001], key="cmp_alpha"))
-    return baseline, test, n_samples, seed, alpha
-
-
 def progress_bar(label: str) -> tuple[Any, Any]:
     bar = st.progress(0.0, label)
     return bar, lambda done: bar.progress(min(max(float(done), 0.0), 1.0), label)
@@ -205,63 +187,28 @@ def show_characteristic(
     st.caption("Matches are clipped counts summed over segments; 'others' is the mean over the other systems.")
 
 
-def show_table(frame: Any, signature: str, test: str, n_samples: int, seed: int, alpha: float, baseline: str) -> None:
-    """The results table, its caption, the signature and the three downloads."""
-    st.dataframe(
-        frame,
-        hide_index=True,
-        column_config={
-            "BLEU": st.column_config.NumberColumn(format="%.2f"),
-            "p-value": st.column_config.NumberColumn(format="%.4f"),
-        },
-    )
-    ci_note = "95% CI: bootstrap mean ± half-width." if test == "bs" else "Approximate randomization gives no CI."
-    st.caption(
-        f"p-values: {TESTS[test]} against {views.md_escape(baseline)}, {n_samples:,} samples, seed {seed}; "
-        f"'yes *' when p < {alpha}. {ci_note}"
-    )
-    st.code(signature, language=None)
-    cols = st.columns(3)
-    controls.download_button(cols[0], "Download table (CSV)", views.frame_csv(frame), "bleu-compare.csv", "text/csv")
-    controls.download_button(
-        cols[1],
-        "Download table (JSON)",
-        compare_views.results_json(frame, signature, test, n_samples, seed),
-        "bleu-compare.json",
-        "application/json",
-    )
-    controls.download_button(
-        cols[2],
-        "Download table (LaTeX)",
-        compare_views.results_latex(frame, signature),
-        "bleu-compare.tex",
-        "text/x-tex",
-    )
+DETAILS = ("Segments", "Precisions and lengths", "Characteristic n-grams")
 
 
-def show_heatmap(
-    where: Any,
-    key: str,
+def show_details(
+    analyses: dict[str, Any],
     systems: dict[str, list[str]],
     references: list[list[str | None]],
+    source: list[str] | None,
     settings: BleuOptions,
-    test: str,
-    n_samples: int,
-    seed: int,
-    alpha: float,
+    key: str,
 ) -> None:
-    """p-values of every pair of systems, with the number of chance 'significant' results to expect."""
-    names = list(systems)
-    bar, report = progress_bar("p-values for every pair…")
-    p_values = cached.pairwise_cached(key, systems, references, settings, test, n_samples, seed, report)
-    bar.empty()
-    where.altair_chart(compare_views.heatmap(p_values, names, alpha), width="stretch")
-    pairs = len(names) * (len(names) - 1) // 2
-    where.caption(
-        f"{pairs} pairs tested: at α = {alpha}, about {pairs * alpha:.1f} 'significant' differences are expected "
-        f"by chance alone. For a family-wise α, compare each p-value with α/{pairs} = {alpha / pairs:.4g} "
-        "(Bonferroni)."
-    )
+    """One detail view at a time, computed only when chosen."""
+    view = st.segmented_control("Details", DETAILS, default=DETAILS[0], key="cmp_details")
+    if view == "Segments":
+        show_segments(analyses, systems, references, source, settings)
+    elif view == "Precisions and lengths":
+        left, right = st.columns(2)
+        left.altair_chart(compare_views.precisions_chart(analyses), width="stretch")
+        buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
+        right.altair_chart(compare_views.buckets_chart(buckets), width="stretch")
+    elif view == "Characteristic n-grams":
+        show_characteristic(key, systems, references, settings)
 
 
 def render(
@@ -270,36 +217,18 @@ def render(
     source: list[str] | None,
     settings: BleuOptions,
 ) -> None:
-    names = list(systems)
-    baseline, test, n_samples, seed, alpha = test_controls(names)
     key = cached.systems_key(systems, references)
     with st.spinner("Tokenizing and counting n-grams…"):
         analyses = cached.systems_analyses_cached(key, systems, references, settings)
-    bar, report = progress_bar(f"{TESTS[test]}: {n_samples:,} samples…")
-    paired = cached.paired_cached(key, systems, references, settings, baseline, test, n_samples, seed, report)
-    bar.empty()
-    frame = compare_views.results_frame(analyses, paired, baseline, alpha)
-    show_table(frame, analyses[baseline].result.signature, test, n_samples, seed, alpha, baseline)
-
-    left, right = st.columns(2)
-    left.altair_chart(compare_views.ci_chart(frame, paired), width="stretch")
-    right.altair_chart(compare_views.precisions_chart(analyses), width="stretch")
-    buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
-    left.altair_chart(compare_views.buckets_chart(buckets), width="stretch")
-    if len(names) > 2:
-        show_heatmap(right, key, systems, references, settings, test, n_samples, seed, alpha)
-
-    segments_tab, ngrams_tab = st.tabs(["Segments", "Characteristic n-grams"])
-    with segments_tab:
-        show_segments(analyses, systems, references, source, settings)
-    with ngrams_tab:
-        show_characteristic(key, systems, references, settings)
+    verdict.render_verdict(key, systems, references, settings, analyses)
+    show_details(analyses, systems, references, source, settings, key)
 
 
 st.title("Compare systems")
 st.caption(
-    "Several system outputs on the same test set: BLEU with confidence intervals and paired significance tests "
-    "(identical to sacreBLEU's --paired-bs / --paired-ar), per-segment comparisons and characteristic n-grams."
+    "Several system outputs on the same test set: each system's BLEU difference to a baseline with its "
+    "interval, paired significance tests identical to sacreBLEU's --paired-bs / --paired-ar, a ranking with "
+    "rank ranges from all pairwise tests, and per-segment views."
 )
 systems, references, source = read_inputs()
 settings = controls.bleu_settings("cmp")

@@ -12,7 +12,6 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from bleu_core import PairedResult
 from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
 from bleu_core.ngram_lists import NgramContrast
 
@@ -23,29 +22,6 @@ _LATEX_REPLACEMENTS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^"
 def latex_escape(text: str) -> str:
     """Text that LaTeX prints literally (no command in it can run)."""
     return _LATEX_SPECIAL.sub(lambda m: _LATEX_REPLACEMENTS.get(m.group(1), "\\" + m.group(1)), text)
-
-
-def results_frame(
-    analyses: Mapping[str, CorpusAnalysis], paired: Mapping[str, PairedResult], baseline: str, alpha: float
-) -> pd.DataFrame:
-    """One row per system: BLEU, 95% CI, p-value against the baseline, significance, length ratio, p_1..p_4."""
-    rows = []
-    for name, analysis in analyses.items():
-        result, test = analysis.result, paired[name]
-        row: dict[str, object] = {
-            "system": name,
-            "BLEU": round(result.score_100, 2),
-            "95% CI": f"{100 * test.mean:.2f} ± {100 * test.ci:.2f}"
-            if test.mean is not None and test.ci is not None
-            else "",
-            "p-value": None if test.p_value is None else round(test.p_value, 4),
-            "significant": "baseline" if name == baseline else ("yes *" if (test.p_value or 1.0) < alpha else "no"),
-            "c/r": round(result.ratio, 3),
-        }
-        for n, p in enumerate(result.precisions[:4], 1):
-            row[f"p{n}"] = round(100 * p, 1)
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def results_latex(frame: pd.DataFrame, signature: str) -> str:
@@ -71,35 +47,6 @@ def results_json(frame: pd.DataFrame, signature: str, test: str, n_samples: int,
         ensure_ascii=False,
         indent=1,
     )
-
-
-def ci_chart(frame: pd.DataFrame, paired: Mapping[str, PairedResult]) -> alt.Chart:
-    """BLEU per system with the bootstrap 95% interval (mean ± half-width) as an error bar."""
-    data = pd.DataFrame(
-        {
-            "system": frame["system"],
-            "BLEU": frame["BLEU"],
-            "low": [100 * (paired[s].mean or 0) - 100 * (paired[s].ci or 0) for s in frame["system"]],
-            "high": [100 * (paired[s].mean or 0) + 100 * (paired[s].ci or 0) for s in frame["system"]],
-            "has_ci": [paired[s].ci is not None for s in frame["system"]],
-        }
-    )
-    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=None, title=None))
-    points = base.mark_point(filled=True, size=80, color="#3b6ea8").encode(
-        x=alt.X("BLEU:Q", title="BLEU (0–100)", scale=alt.Scale(domain=[0, 100], clamp=True)),
-        tooltip=[
-            "system",
-            alt.Tooltip("BLEU:Q", format=".2f"),
-            alt.Tooltip("low:Q", format=".2f"),
-            alt.Tooltip("high:Q", format=".2f"),
-        ],
-    )
-    bars = (
-        base.transform_filter("datum.has_ci")
-        .mark_rule(color="#3b6ea8", clip=True)
-        .encode(x=alt.X("low:Q", scale=alt.Scale(domain=[0, 100], clamp=True)), x2="high:Q")
-    )
-    return (bars + points).properties(height=alt.Step(32), title="BLEU with 95% bootstrap interval")
 
 
 def precisions_chart(analyses: Mapping[str, CorpusAnalysis]) -> alt.Chart:
@@ -149,27 +96,6 @@ def _bucket_start(row: Mapping[str, object]) -> int:
     return int(str(row["reference length"]).split("–")[0].rstrip("+"))
 
 
-def heatmap(p_values: Mapping[tuple[str, str], float], names: Sequence[str], alpha: float) -> alt.Chart:
-    rows = [
-        {"A": a, "B": b, "p": p_values[(a, b)], "label": f"{p_values[(a, b)]:.4f}"}
-        for a in names
-        for b in names
-        if a != b
-    ]
-    frame = pd.DataFrame(rows)
-    base = alt.Chart(frame).encode(
-        x=alt.X("B:N", sort=list(names), title=None), y=alt.Y("A:N", sort=list(names), title=None)
-    )
-    cells = base.mark_rect().encode(
-        color=alt.Color("p:Q", scale=alt.Scale(domain=[0, max(0.2, alpha * 2)], scheme="blues", reverse=True)),
-        tooltip=["A", "B", "label"],
-    )
-    text = base.mark_text(fontSize=11).encode(
-        text="label:N", color=alt.condition(f"datum.p < {alpha}", alt.value("white"), alt.value("black"))
-    )
-    return (cells + text).properties(height=alt.Step(34), title="Pairwise p-values")
-
-
 def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -184,13 +110,15 @@ def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.
 def scatter_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
     data = frame.rename(columns={a: "x", b: "y"})
     diff = data["difference"].to_numpy()
+    top = float(max(data["x"].max(), data["y"].max(), 1.0))
+    domain = [0.0, round(top * 1.04, 1)]  # the data's range with a margin, alike on both axes
     data["better"] = np.where(diff > 1e-9, "first", np.where(diff < -1e-9, "second", "tie"))
     points = (
         alt.Chart(data)
         .mark_circle(size=40, opacity=0.6)
         .encode(
-            x=alt.X("x:Q", title=f"sentence BLEU of {a}", scale=alt.Scale(domain=[0, 100])),
-            y=alt.Y("y:Q", title=f"sentence BLEU of {b}", scale=alt.Scale(domain=[0, 100])),
+            x=alt.X("x:Q", title=f"sentence BLEU of {a}", scale=alt.Scale(domain=domain, nice=False)),
+            y=alt.Y("y:Q", title=f"sentence BLEU of {b}", scale=alt.Scale(domain=domain, nice=False)),
             color=alt.Color(
                 "better:N",
                 title="better system",
@@ -200,7 +128,7 @@ def scatter_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
         )
         .add_params(alt.selection_point(name="picked", fields=["segment"], on="click"))
     )
-    diagonal = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(color="#999", strokeDash=[4, 4])
+    diagonal = alt.Chart(pd.DataFrame({"x": domain, "y": domain})).mark_line(color="#999", strokeDash=[4, 4])
     return (diagonal.encode(x="x:Q", y="y:Q") + points).properties(
         height=380, title="Sentence BLEU per segment (first = the x axis system)"
     )

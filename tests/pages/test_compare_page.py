@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import html
+import json
+import math
+from datetime import UTC, datetime
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 import sacrebleu
@@ -11,7 +18,14 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.significance import PairedTest, Result
 from streamlit.testing.v1 import AppTest
 
+from bleu_core import SegmentStats, make_options, pairwise_p_values
+from bleu_core.diagnosis import analyze_corpus
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.progress import ProgressReporter
+from bleu_core.ranking import compare_from_stats, rank_systems
+from bleu_core.significance import _system_statistics
+from pages import compare_report, verdict_views
+from pages.compare_views import short_names
 from tests.conftest import Pair
 from tests.pages.test_corpus_page import plain
 
@@ -25,6 +39,15 @@ def page() -> AppTest:
 
 def results(at: AppTest) -> pd.DataFrame:
     return next(d.value for d in at.dataframe if "p-value" in d.value.columns).set_index("system")
+
+
+def shown_p(value: float) -> str:
+    return f"{round(value, 4):.4f}"
+
+
+def signed(value: float) -> str:
+    text = f"{abs(value):.2f}"
+    return text if text == "0.00" else ("+" if value > 0 else "\u2212") + text
 
 
 def sacrebleu_paired(
@@ -41,12 +64,18 @@ def test_demo_table_equals_sacrebleu_bootstrap() -> None:
     assert not at.exception
     table = results(at)
     expected = sacrebleu_paired({k: list(v) for k, v in DEMO_SYSTEMS.items()}, DEMO_REFS, "bs", 1000)
+    base = expected["careful"].score
     for name, result in expected.items():
         assert table.loc[name, "BLEU"] == pytest.approx(round(result.score, 2), abs=1e-9)
         if result.p_value is not None:
-            assert table.loc[name, "p-value"] == pytest.approx(round(result.p_value, 4), abs=1e-9)
+            assert table.loc[name, "p-value"] == shown_p(result.p_value)
             assert table.loc[name, "95% CI"] == f"{result.mean:.2f} ± {result.ci:.2f}"
-    assert table.loc["careful", "significant"] == "baseline"
+            assert table.loc[name, "Δ BLEU"] == signed(result.score - base)
+            assert table.loc[name, "verdict"] == ("▼ worse *" if result.p_value < 0.05 else "≈ not significant")
+    # The best-scoring system is the default baseline; its p-value is a dash, not "None".
+    assert table.loc["careful", "verdict"] == "baseline"
+    assert table.loc["careful", "p-value"] == "—"
+    assert list(table.index) == sorted(expected, key=lambda n: -expected[n].score)
     assert any("nrefs:2" in c.value for c in at.code)
 
 
@@ -60,10 +89,15 @@ def test_changing_baseline_and_test_type() -> None:
     order = {"literal": list(DEMO_SYSTEMS["literal"])}
     order.update({k: list(v) for k, v in DEMO_SYSTEMS.items() if k != "literal"})
     expected = sacrebleu_paired(order, DEMO_REFS, "ar", 2000)
-    assert table.loc["literal", "significant"] == "baseline"
+    assert table.loc["literal", "verdict"] == "baseline"
     for name in ("careful", "terse"):
-        assert table.loc[name, "p-value"] == pytest.approx(round(expected[name].p_value, 4), abs=1e-9)
+        assert table.loc[name, "p-value"] == shown_p(expected[name].p_value)
         assert table.loc[name, "95% CI"] == ""
+        assert table.loc[name, "95% CI of Δ"] == "—"
+    assert table.loc["careful", "verdict"].startswith("▲ better")
+    # The chosen baseline survives a rerun with other settings.
+    at.selectbox(key="cmp_alpha").set_value(0.01).run()
+    assert at.selectbox(key="cmp_baseline").value == "literal"
 
 
 def test_segment_view_shows_both_outputs_and_win_tie_loss() -> None:
@@ -87,10 +121,55 @@ def pair(pairs: list[Pair]) -> Pair:
     return chosen
 
 
-def test_wmt22_systems_match_sacrebleu_and_a_broken_file_is_reported(pair: Pair) -> None:
+def holm_significant(p_values: dict[tuple[str, str], float], names: list[str], alpha: float) -> set[frozenset[str]]:
+    """Holm's step-down procedure in its textbook form: reject the i-th smallest of m p-values while
+    p_(i) < alpha / (m - i + 1) (i from 1), stop at the first that is not rejected."""
+    pairs = sorted(
+        (frozenset((a, b)) for i, a in enumerate(names) for b in names[i + 1 :]),
+        key=lambda pair: p_values[tuple(sorted(pair))],  # type: ignore[index]
+    )
+    rejected: set[frozenset[str]] = set()
+    for i, pair in enumerate(pairs, start=1):
+        if p_values[tuple(sorted(pair))] * (len(pairs) - i + 1) >= alpha:  # type: ignore[index]
+            break
+        rejected.add(pair)
+    return rejected
+
+
+def expected_ranks(scores: dict[str, float], significant: set[frozenset[str]]) -> dict[str, str]:
+    out = {}
+    for s in scores:
+        better = [t for t in scores if frozenset((s, t)) in significant and scores[t] > scores[s]]
+        worse = [t for t in scores if frozenset((s, t)) in significant and scores[t] < scores[s]]
+        best, worst = 1 + len(better), len(scores) - len(worse)
+        out[s] = str(best) if best == worst else f"{best}\u2013{worst}"
+    return out
+
+
+def fixed_domains(node: object) -> list[object]:
+    """Every scale domain of [0, 100] anywhere in a Vega-Lite spec."""
+    if isinstance(node, dict):
+        found = [node] if node.get("domain") in ([0, 100], [0.0, 100.0]) else []
+        return found + [x for value in node.values() for x in fixed_domains(value)]
+    if isinstance(node, list):
+        return [x for value in node for x in fixed_domains(value)]
+    return []
+
+
+def test_wmt22_verdict_matches_sacrebleu_and_an_independent_ranking(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reports: list[str] = []
+    original = compare_report.build_report
+
+    def capture(*args: Any, **kwargs: Any) -> str:
+        reports.append(original(*args, **kwargs))
+        return reports[-1]
+
+    monkeypatch.setattr(compare_report, "build_report", capture)
     at = page()
     at.radio(key="cmp_mode").set_value("Upload files").run()
-    chosen = pair.systems[:3]
+    chosen = pair.systems
     broken = b"\n".join(chosen[2].read_bytes().splitlines()[:100]) + b"\n"
     files = [(p.name, p.read_bytes(), "text/plain") for p in chosen] + [("truncated.txt", broken, "text/plain")]
     at.file_uploader(key="cmp_systems").set_value(files)
@@ -100,12 +179,66 @@ def test_wmt22_systems_match_sacrebleu_and_a_broken_file_is_reported(pair: Pair)
     errors = " ".join(plain(e.value) for e in at.error)
     assert "truncated.txt has 100 lines" in errors
     table = results(at)
-    assert list(table.index) == [p.name for p in chosen]
+    names = short_names([p.name for p in chosen] + ["truncated.txt"])[: len(chosen)]
     refs = [pair.references[0].read_text(encoding="utf-8").splitlines()]
-    systems = {p.name: p.read_text(encoding="utf-8").splitlines() for p in chosen}
-    expected = sacrebleu_paired(systems, refs, "bs", 1000)
+    systems = {n: p.read_text(encoding="utf-8").splitlines() for n, p in zip(names, chosen, strict=True)}
+    scores = {n: BLEU().corpus_score(h, refs).score for n, h in systems.items()}
+    best = max(scores, key=scores.__getitem__)
+    assert at.selectbox(key="cmp_baseline").value == best
+    assert list(table.index) == sorted(scores, key=lambda n: -scores[n])
+    ordered = {best: systems[best], **{n: h for n, h in systems.items() if n != best}}
+    expected = sacrebleu_paired(ordered, refs, "bs", 1000)
     for name, result in expected.items():
-        assert table.loc[name, "BLEU"] == pytest.approx(round(result.score, 2), abs=1e-9)
-        if result.p_value is not None:
-            assert table.loc[name, "p-value"] == pytest.approx(round(result.p_value, 4), abs=1e-9)
+        assert table.loc[name, "BLEU"] == pytest.approx(round(scores[name], 2), abs=1e-9)
+        if name != best:
+            assert table.loc[name, "Δ BLEU"] == signed(scores[name] - scores[best])
+            assert table.loc[name, "p-value"] == shown_p(result.p_value)
             assert table.loc[name, "95% CI"] == f"{result.mean:.2f} ± {result.ci:.2f}"
+    # Rank ranges: sacreBLEU-exact pairwise p-values, Holm at 0.05, computed here independently.  With N samples
+    # no p-value is below 1/(N+1); the page draws the smallest multiple of 1000 above 2 m / alpha for m pairs.
+    m = len(names) * (len(names) - 1) // 2
+    rank_samples = math.ceil(2 * m / 0.05 / 1000) * 1000
+    assert any(f"The ranking draws {rank_samples:,} samples" in c.value for c in at.caption)
+    stats = {n: BLEU(references=refs)._extract_corpus_statistics(h, None) for n, h in systems.items()}
+    assert len(stats) == len(names)
+    p_values = pairwise_p_values(
+        {n: SegmentStats.from_matrix(np.asarray(s, dtype=np.int64), 4) for n, s in stats.items()},
+        make_options(),
+        n_samples=rank_samples,
+    )
+    ranks = expected_ranks(scores, holm_significant(p_values, names, 0.05))
+    ranking = next(d.value for d in at.dataframe if "worst rank" in d.value.columns).set_index("system")
+    assert ranking["rank"].to_dict() == ranks
+    assert table["rank"].to_dict() == ranks
+    for chart in at.get("vega_lite_chart"):
+        assert fixed_domains(json.loads(chart.proto.spec)) == []
+    parser = HTMLParser()
+    parser.feed(reports[-1])
+    for name in names:
+        assert html.escape(name) in reports[-1]
+        assert f"{round(scores[name], 2):.2f}" in reports[-1]
+    assert reports[-1].count("<svg") == 3
+
+
+def test_report_escapes_hostile_names() -> None:
+    """System names come from file names: the report prints them as text, never as markup."""
+    hostile = '<script>alert("x")</script> & <b>'
+    systems = {hostile if k == "careful" else k: list(v) for k, v in DEMO_SYSTEMS.items()}
+    options = make_options()
+    stats = _system_statistics(systems, DEMO_REFS, options, ProgressReporter(None))
+    comparison = compare_from_stats(stats, options, n_samples=200)
+    ranks, _ = rank_systems(comparison)
+    analyses = {n: analyze_corpus(s, options, 2) for n, s in stats.items()}
+    frame = verdict_views.results_frame(analyses, comparison, ranks, 0.05)
+    report = compare_report.build_report(
+        frame,
+        ranks,
+        comparison,
+        signature="sig<>",
+        settings={"baseline": hostile},
+        created=datetime.now(UTC),
+        explanation="**p** <i>x</i>",
+    )
+    assert "<script>" not in report and "<b>" not in report and "<i>" not in report
+    assert html.escape(hostile) in report
+    HTMLParser().feed(report)

@@ -20,7 +20,10 @@ PAGES = Path(__file__).resolve().parents[2] / "pages"
     [
         ("explain", ["Download walkthrough (Markdown)", "Download tables (CSV)"]),
         ("corpus", ["Download segments (CSV)", "Download segments (JSON)"]),
-        ("compare", ["Download table (CSV)", "Download table (JSON)", "Download table (LaTeX)"]),
+        (
+            "compare",
+            ["Download report (HTML)", "Download table (CSV)", "Download table (JSON)", "Download table (LaTeX)"],
+        ),
     ],
 )
 def test_download_buttons_do_not_rerun_the_page(page: str, labels: list[str]) -> None:

@@ -1,0 +1,213 @@
+"""The compare page's verdict: results table, rank ranges and their charts (no Streamlit calls).
+
+System names are user text (they come from file names); Altair escapes them in SVG/canvas, and every
+chart's scale is fitted to its data (no fixed 0-100 domain).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import altair as alt
+import pandas as pd
+
+from bleu_core.diagnosis import CorpusAnalysis
+from bleu_core.ranking import Comparison, SystemRank
+
+MINUS = "\u2212"
+#: Heatmaps with more systems than this show no text in their cells (tooltips only).
+CELL_TEXT_LIMIT = 10
+BETTER, WORSE, SAME, BASE = "better", "worse", "not significant", "baseline"
+NAMES = alt.Axis(labelLimit=180)
+VERDICT_COLORS = {BETTER: "#2e7d32", WORSE: "#c62828", SAME: "#777777", BASE: "#3b6ea8"}
+
+
+def signed(value: float, digits: int = 2) -> str:
+    """``+0.82`` / ``−9.03`` (a real minus sign), ``0.00`` for zero."""
+    text = f"{abs(value):.{digits}f}"
+    if text == f"{0:.{digits}f}":
+        return text
+    return ("+" if value > 0 else MINUS) + text
+
+
+def verdict(p_value: float | None, delta: float, alpha: float) -> str:
+    """Direction of a system against the baseline: better / worse when p < alpha, else no significant difference."""
+    if p_value is None:
+        return BASE
+    if p_value < alpha and delta != 0:
+        return BETTER if delta > 0 else WORSE
+    return SAME
+
+
+def results_frame(
+    analyses: Mapping[str, CorpusAnalysis], comparison: Comparison, ranks: Sequence[SystemRank], alpha: float
+) -> pd.DataFrame:
+    """One row per system, best score first, numbers kept as numbers (for CSV/JSON/LaTeX and the tests)."""
+    by_rank = {r.system: r for r in ranks}
+    rows = []
+    for d in comparison.differences:
+        result = analyses[d.system].result
+        interval = comparison.intervals[comparison.names.index(d.system)]
+        row: dict[str, object] = {
+            "system": d.system,
+            "rank": by_rank[d.system].label,
+            "BLEU": round(result.score_100, 2),
+            "Δ BLEU": round(d.delta, 2),
+            "Δ low": None if d.low is None else round(d.low, 2),
+            "Δ high": None if d.high is None else round(d.high, 2),
+            "p-value": None if d.p_value is None else round(d.p_value, 4),
+            "verdict": verdict(d.p_value, d.delta, alpha),
+            "95% CI": "" if interval is None else f"{interval[0]:.2f} ± {interval[1]:.2f}",
+            "c/r": round(result.ratio, 3),
+        }
+        for n, p in enumerate(result.precisions[:4], 1):
+            row[f"p{n}"] = round(100 * p, 1)
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    order = sorted(range(len(frame)), key=lambda i: -comparison.score(str(frame["system"][i])))
+    return frame.iloc[order].reset_index(drop=True)
+
+
+def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The results as people read them: signed differences, their interval, "—" for the baseline's p-value."""
+    shown = frame.copy()
+    base = shown["verdict"] == BASE
+    shown["Δ BLEU"] = ["—" if b else signed(v) for v, b in zip(frame["Δ BLEU"], base, strict=True)]
+    shown["95% CI of Δ"] = [
+        "—" if b or pd.isna(lo) else f"[{signed(lo)}, {signed(hi)}]"
+        for lo, hi, b in zip(frame["Δ low"], frame["Δ high"], base, strict=True)
+    ]
+    shown["p-value"] = ["—" if b or pd.isna(p) else f"{p:.4f}" for p, b in zip(frame["p-value"], base, strict=True)]
+    shown["verdict"] = [_verdict_text(v) for v in frame["verdict"]]
+    columns = ["system", "rank", "BLEU", "Δ BLEU", "95% CI of Δ", "p-value", "verdict", "95% CI", "c/r"]
+    return shown[columns + [c for c in shown.columns if c.startswith("p") and c[1:].isdigit()]]
+
+
+def _verdict_text(value: str) -> str:
+    return {BETTER: "▲ better *", WORSE: "▼ worse *", SAME: "≈ not significant", BASE: "baseline"}[value]
+
+
+def padded_domain(low: float, high: float, share: float = 0.08) -> list[float]:
+    """``[low, high]`` widened by ``share`` of its span on each side (at least 0.5 BLEU)."""
+    span = max(high - low, 1e-9)
+    margin = max(share * span, 0.5)
+    return [math.floor((low - margin) * 10) / 10, math.ceil((high + margin) * 10) / 10]
+
+
+def ci_chart(frame: pd.DataFrame, comparison: Comparison) -> alt.Chart:
+    """BLEU per system with sacreBLEU's bootstrap 95% interval (mean ± half-width); the axis spans the data."""
+    rows = []
+    for name in frame["system"]:
+        interval = comparison.intervals[comparison.names.index(name)]
+        score = comparison.score(name)
+        low, high = (interval[0] - interval[1], interval[0] + interval[1]) if interval else (score, score)
+        rows.append({"system": name, "BLEU": score, "low": low, "high": high})
+    data = pd.DataFrame(rows)
+    x = alt.Scale(domain=padded_domain(float(data["low"].min()), float(data["high"].max())), zero=False, nice=False)
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(frame["system"]), title=None, axis=NAMES))
+    tooltip = ["system", alt.Tooltip("BLEU:Q", format=".2f"), alt.Tooltip("low:Q", format=".2f"), "high:Q"]
+    bars = base.mark_rule(color="#3b6ea8", strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title="BLEU"), x2="high:Q")
+    points = base.mark_point(filled=True, size=70, color="#3b6ea8").encode(x=alt.X("BLEU:Q", scale=x), tooltip=tooltip)
+    return (bars + points).properties(height=alt.Step(26), title="BLEU with its 95% bootstrap interval")
+
+
+def delta_chart(frame: pd.DataFrame, baseline: str) -> alt.Chart:
+    """Each system's difference to the baseline with the 95% interval of the difference (paired resamples)."""
+    data = frame[frame["system"] != baseline][["system", "Δ BLEU", "Δ low", "Δ high", "verdict", "p-value"]].copy()
+    data.columns = pd.Index(["system", "delta", "low", "high", "verdict", "p"])
+    data["low"] = data["low"].fillna(data["delta"])
+    data["high"] = data["high"].fillna(data["delta"])
+    values = [0.0, *data["low"].tolist(), *data["high"].tolist()]
+    x = alt.Scale(domain=padded_domain(min(values), max(values)), zero=False, nice=False)
+    color = alt.Color(
+        "verdict:N",
+        scale=alt.Scale(domain=list(VERDICT_COLORS)[:3], range=list(VERDICT_COLORS.values())[:3]),
+        legend=alt.Legend(orient="bottom", title=None),
+    )
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES), color=color)
+    tooltip = ["system", alt.Tooltip("delta:Q", format="+.2f"), "low:Q", "high:Q", "p:Q", "verdict:N"]
+    rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title=f"BLEU − {baseline}"), x2="high:Q")
+    points = base.mark_point(filled=True, size=70).encode(x=alt.X("delta:Q", scale=x), tooltip=tooltip)
+    zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#444", strokeDash=[4, 3]).encode(x="zero:Q")
+    return (zero + rules + points).properties(height=alt.Step(26), title="Δ BLEU to the baseline, 95% paired interval")
+
+
+def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "rank": [r.label for r in ranks],
+            "system": [r.system for r in ranks],
+            "BLEU": [round(r.score, 2) for r in ranks],
+            "cluster": [r.cluster for r in ranks],
+            "best rank": [r.best for r in ranks],
+            "worst rank": [r.worst for r in ranks],
+        }
+    )
+
+
+def rank_chart(ranks: Sequence[SystemRank]) -> alt.Chart:
+    """A bar from best to worst rank per system (best score on top), coloured by cluster."""
+    data = ranks_frame(ranks)
+    data["from"] = data["best rank"] - 0.4
+    data["to"] = data["worst rank"] + 0.4
+    n = len(ranks)
+    x = alt.Scale(domain=[0.5, n + 0.5], nice=False, zero=False)
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES))
+    bars = base.mark_bar(cornerRadius=3, opacity=0.8).encode(
+        x=alt.X("from:Q", scale=x, title="rank range (1 = best)", axis=alt.Axis(tickMinStep=1, format="d")),
+        x2="to:Q",
+        color=alt.Color("cluster:O", scale=alt.Scale(scheme="tableau10"), legend=alt.Legend(orient="bottom")),
+        tooltip=["system", "rank", alt.Tooltip("BLEU:Q", format=".2f"), "cluster:O"],
+    )
+    labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x=alt.X("to:Q", scale=x), text="rank:N")
+    return (bars + labels).properties(height=alt.Step(24), title="Rank ranges (systems not significantly apart)")
+
+
+def heatmap(
+    p_values: Mapping[tuple[str, str], float],
+    corrected: Mapping[tuple[str, str], float],
+    ranks: Sequence[SystemRank],
+    alpha: float,
+) -> alt.Chart:
+    """Pairwise p-values, systems in rank order; cells significant after the correction are outlined and
+    starred; cell text only while it fits (up to :data:`CELL_TEXT_LIMIT` systems), tooltips always."""
+    names = [r.system for r in ranks]
+    rows = []
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            p, q = p_values[a, b], corrected[a, b]
+            star = "*" if q < alpha else ""
+            rows.append(
+                {"A": a, "B": b, "p": p, "corrected p": q, "significant": bool(star), "label": f"{p:.3f}{star}"}
+            )
+    frame = pd.DataFrame(rows)
+    step = 34 if len(names) <= CELL_TEXT_LIMIT else 22
+    base = alt.Chart(frame).encode(
+        x=alt.X("B:N", sort=names, title=None, axis=alt.Axis(labelAngle=-50, labelLimit=140, labelOverlap=False)),
+        y=alt.Y("A:N", sort=names, title=None, axis=alt.Axis(labelLimit=180, labelOverlap=False)),
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "p:Q", scale=alt.Scale(domain=[0, max(0.2, 2 * alpha)], scheme="blues", reverse=True, clamp=True)
+        ),
+        stroke=alt.condition("datum.significant", alt.value("#111"), alt.value(None)),
+        strokeWidth=alt.condition("datum.significant", alt.value(2), alt.value(0)),
+        tooltip=["A", "B", alt.Tooltip("p:Q", format=".4f"), alt.Tooltip("corrected p:Q", format=".4f"), "significant"],
+    )
+    text = (
+        base.mark_text(fontSize=10).encode(
+            text="label:N", color=alt.condition(f"datum.p < {alpha}", alt.value("white"), alt.value("black"))
+        )
+        if len(names) <= CELL_TEXT_LIMIT
+        else base.transform_filter("datum.significant")
+        .mark_text(fontSize=12, color="white")
+        .encode(text=alt.value("*"))
+    )
+    return (cells + text).properties(
+        width=alt.Step(step),
+        height=alt.Step(step),
+        title="Pairwise p-values (* and outline: significant after correction)",
+    )
