@@ -32,7 +32,7 @@ import numpy as np
 from .options import BleuOptions
 from .progress import Progress, ProgressReporter
 from .resampling import Draws, draw, estimate_ci, paired_p_value
-from .significance import DEFAULT_SEED, _check_options, _check_stats, _check_test, _check_whole
+from .significance import DEFAULT_SEED, check_options, check_stats, check_test, check_whole
 from .statistics import SegmentStats
 
 #: Multiple-comparison corrections: Holm's step-down (default), Bonferroni, or none.
@@ -131,10 +131,10 @@ def compare_from_stats(
     The resamples (``test="bs"``) or trials (``"ar"``) are drawn once, as sacreBLEU draws them; the p-value
     of system b against baseline a equals ``sacrebleu --paired-{test}`` with a first.
     """
-    options = _check_options(options)
-    test, samples = _check_test(test, n_samples)
-    seed = _check_whole("seed", seed, 0)
-    names, stats = _check_stats(stats_by_system, options)
+    options = check_options(options)
+    test, samples = check_test(test, n_samples)
+    seed = check_whole("seed", seed, 0)
+    names, stats = check_stats(stats_by_system, options)
     report = ProgressReporter(progress)
     report(0.0)
     draws = draw(stats, options, test, samples, seed, report)

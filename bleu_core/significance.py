@@ -55,7 +55,7 @@ class PairedResult:
 # Validation
 
 
-def _check_whole(name: str, value: object, minimum: int) -> int:
+def check_whole(name: str, value: object, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a whole number; got {value!r}")
     if int(value) < minimum:
@@ -63,21 +63,21 @@ def _check_whole(name: str, value: object, minimum: int) -> int:
     return int(value)
 
 
-def _check_test(test: object, n_samples: object) -> tuple[str, int]:
+def check_test(test: object, n_samples: object) -> tuple[str, int]:
     if test not in TESTS:
         raise ValueError(f"unknown test {test!r}; use 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
     name = str(test)
-    samples = DEFAULT_SAMPLES[name] if n_samples is None else _check_whole("n_samples", n_samples, 1)
+    samples = DEFAULT_SAMPLES[name] if n_samples is None else check_whole("n_samples", n_samples, 1)
     return name, samples
 
 
-def _check_options(options: object) -> BleuOptions:
+def check_options(options: object) -> BleuOptions:
     if not isinstance(options, BleuOptions):
         raise TypeError(f"options must be BleuOptions (see bleu_core.make_options); got {type(options).__name__}")
     return options
 
 
-def _check_stats(stats_by_system: object, options: BleuOptions) -> tuple[list[str], list[SegmentStats]]:
+def check_stats(stats_by_system: object, options: BleuOptions) -> tuple[list[str], list[SegmentStats]]:
     if not isinstance(stats_by_system, Mapping):
         raise TypeError(f"stats_by_system must map system names to SegmentStats; got {type(stats_by_system).__name__}")
     if len(stats_by_system) < 2:
@@ -134,10 +134,10 @@ def paired_test_from_stats(
     ``test="ar"``: paired approximate randomization (10000 trials by default), as ``--paired-ar``.
     Results are keyed by system name, baseline first.
     """
-    options = _check_options(options)
-    test, samples = _check_test(test, n_samples)
-    seed = _check_whole("seed", seed, 0)
-    names, stats = _check_stats(stats_by_system, options)
+    options = check_options(options)
+    test, samples = check_test(test, n_samples)
+    seed = check_whole("seed", seed, 0)
+    names, stats = check_stats(stats_by_system, options)
     base = _check_baseline(baseline, names)
     report = ProgressReporter(progress)
     report(0.0)
@@ -173,10 +173,10 @@ def pairwise_p_values(
     ``[(a, b)]`` is the p-value of system b in :func:`paired_test_from_stats` with baseline a; the
     resamples (or trials) are drawn once and shared by all pairs.
     """
-    options = _check_options(options)
-    test, samples = _check_test(test, n_samples)
-    seed = _check_whole("seed", seed, 0)
-    names, stats = _check_stats(stats_by_system, options)
+    options = check_options(options)
+    test, samples = check_test(test, n_samples)
+    seed = check_whole("seed", seed, 0)
+    names, stats = check_stats(stats_by_system, options)
     report = ProgressReporter(progress)
     report(0.0)
     draws = draw(stats, options, test, samples, seed, report)
@@ -196,15 +196,15 @@ def bootstrap_ci_from_stats(
     stats: SegmentStats, options: BleuOptions, n_samples: int = 1000, seed: int = DEFAULT_SEED
 ) -> tuple[float, float]:
     """Bootstrap mean and 95% half-width (0-1 scale) of one system, as ``sacrebleu --confidence``."""
-    options = _check_options(options)
+    options = check_options(options)
     if not isinstance(stats, SegmentStats):
         raise TypeError(f"stats must be SegmentStats; got {type(stats).__name__}")
     if len(stats) == 0:
         raise ValueError("the system has no segments; a confidence interval needs at least one")
     if stats.max_order < options.max_order:
         raise ValueError(f"stats have {stats.max_order} n-gram orders but options.max_order is {options.max_order}")
-    samples = _check_whole("n_samples", n_samples, 1)
-    scores = bootstrap_scores(stats, options, samples, _check_whole("seed", seed, 0))
+    samples = check_whole("n_samples", n_samples, 1)
+    scores = bootstrap_scores(stats, options, samples, check_whole("seed", seed, 0))
     mean, ci = estimate_ci(scores, exact_mean=True)
     return mean / 100.0, ci / 100.0
 
@@ -267,8 +267,8 @@ def paired_test(
     References are tokenized once; see :func:`paired_test_from_stats` for the tests.
     """
     options = options_from(options, settings, effective_order=False, caller="paired_test")
-    _check_test(test, n_samples)
-    _check_whole("seed", seed, 0)
+    check_test(test, n_samples)
+    check_whole("seed", seed, 0)
     report = ProgressReporter(progress)
     if isinstance(systems, Mapping) and baseline is not None:
         _check_baseline(baseline, [str(name) for name in systems])
@@ -295,8 +295,8 @@ def bootstrap_ci(
 ) -> tuple[float, float]:
     """Bootstrap mean and 95% half-width (0-1 scale) of one system's corpus BLEU, as ``sacrebleu --confidence``."""
     options = options_from(options, settings, effective_order=False, caller="bootstrap_ci")
-    _check_whole("n_samples", n_samples, 1)
-    _check_whole("seed", seed, 0)
+    check_whole("n_samples", n_samples, 1)
+    check_whole("seed", seed, 0)
     hyps, streams = check_corpus(hypotheses, references)
     if not hyps:
         raise ValueError("no hypotheses given; a confidence interval needs at least one segment")
