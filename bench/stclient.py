@@ -42,7 +42,8 @@ class RunResult:
 
 @dataclass
 class Session:
-    """One tab: its cookies, websocket, Streamlit session id, and the widgets (label -> id) of its last run."""
+    """One tab: its cookies, websocket, Streamlit session id, its checkboxes (label -> id), the values it set,
+    and the query string the server last gave its URL."""
 
     base_url: str
     page: str
@@ -50,6 +51,8 @@ class Session:
     connection: WebSocketClientConnection | None = None
     session_id: str = ""
     widgets: dict[str, str] = field(default_factory=dict)
+    values: dict[str, bool] = field(default_factory=dict)
+    query_string: str = ""
 
     def cookie_header(self) -> str:
         return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
@@ -68,10 +71,15 @@ class Session:
             response = await AsyncHTTPClient().fetch(request)
             self.remember_cookies(response.headers.get_list("Set-Cookie"))
 
-    async def connect(self) -> None:
+    async def connect(self, resume: bool = False) -> None:
+        """Open the websocket; ``resume`` asks for this tab's session back, as a browser does after a drop."""
         ws_url = self.base_url.replace("http", "ws", 1) + "/_stcore/stream"
         request = HTTPRequest(ws_url, headers={"Cookie": self.cookie_header()}, request_timeout=RUN_TIMEOUT)
-        self.connection = await websocket_connect(request, subprotocols=["streamlit"])
+        # The subprotocol list carries (protocol, XSRF token, session id to resume).
+        protocols = ["streamlit"]
+        if resume:
+            protocols += [self.cookies.get("_streamlit_xsrf", "-"), self.session_id]
+        self.connection = await websocket_connect(request, subprotocols=protocols)
 
     async def run(self, query: str = "", changes: dict[str, bool] | None = None) -> RunResult:
         """Send one ``rerun_script`` and read until ``script_finished``; ``changes`` maps widget labels to values."""
@@ -81,7 +89,8 @@ class Session:
         state = message.rerun_script
         state.query_string = query
         state.page_name = "" if self.page == "explain" else self.page
-        for label, value in (changes or {}).items():
+        self.values.update(changes or {})  # a browser sends every value it holds, not only the changed one
+        for label, value in self.values.items():
             state.widget_states.widgets.append(WidgetState(id=self.widgets[label], bool_value=value))
         started = time.perf_counter()
         await self.connection.write_message(message.SerializeToString(), binary=True)
@@ -98,6 +107,8 @@ class Session:
             kind = forward.WhichOneof("type")
             if kind == "new_session":
                 self.session_id = forward.new_session.initialize.session_id
+            elif kind == "page_info_changed":
+                self.query_string = forward.page_info_changed.query_string
             elif kind == "delta":
                 exceptions += self._read_element(forward)
             elif kind == "script_finished":

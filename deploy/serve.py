@@ -85,12 +85,13 @@ def stop(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 def interrupt(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM stops the server as Ctrl-C does."""
+    """SIGINT (Ctrl-C) and SIGTERM stop the server."""
     raise KeyboardInterrupt
 
 
 def serve(workers: int, host: str, port: int, worker_port: int, run: Path) -> int:
     signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)  # also when started in the background, where SIGINT is ignored
     ports = [worker_port + k for k in range(workers)]
     pool = {p: start_worker(p, run) for p in ports}
     nginx: subprocess.Popen[bytes] | None = None
