@@ -38,7 +38,7 @@ nginx:
 	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nginx >/dev/null; }
 
 serve: $(VENV)/.runtime nginx
-	$(BIN)/python deploy/serve.py --workers $(WORKERS) --port $(SERVE_PORT) --host $(SERVE_HOST)
+	$(BIN)/python -m deploy.serve --workers $(WORKERS) --port $(SERVE_PORT) --host $(SERVE_HOST)
 
 dev: $(VENV)/.runtime
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.fileWatcherType auto --server.runOnSave true

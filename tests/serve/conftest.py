@@ -39,11 +39,11 @@ def _free(port: int) -> bool:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
-    """``deploy/serve.py --workers 2`` on free ports; yields the proxy's URL and stops everything after."""
+    """``python -m deploy.serve --workers 2`` on free ports; yields the proxy's URL and stops everything after."""
     if not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
         pytest.skip("nginx is not installed (make test-slow installs it)")
     port, worker_port = free_ports(1), free_ports(2)
-    command = [sys.executable, "deploy/serve.py", "--workers", "2", "--port", str(port)]
+    command = [sys.executable, "-m", "deploy.serve", "--workers", "2", "--port", str(port)]
     command += ["--worker-port", str(worker_port), "--run-dir", str(tmp_path / "run")]
     output = tmp_path / "serve.out"
     with open(output, "w") as sink:
@@ -52,7 +52,7 @@ def served(tmp_path: Path) -> Iterator[str]:
         deadline = time.monotonic() + 120
         while "BLEU Explorer on" not in output.read_text():
             if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"deploy/serve.py did not start:\n{output.read_text()}")
+                pytest.fail(f"deploy.serve did not start:\n{output.read_text()}")
             time.sleep(0.5)
         yield f"http://127.0.0.1:{port}"
     finally:
