@@ -169,43 +169,43 @@ def scenarios(sessions: int | None, page: str) -> list[tuple[str, str, int]]:
     return plan + [("at_once", name, count) for count in (25, 100) for name in ("explain", "corpus")]
 
 
-async def measure(url: str, plan: list[tuple[str, str, int]], floor: bool) -> list[Summary]:
-    """Run the plan against ``url``; the floor app has one page, so each scenario runs it on its default page.
+async def measure(url: str, floor_url: str, plan: list[tuple[str, str, int]]) -> tuple[list[Summary], list[Summary]]:
+    """Run each scenario on the floor, then at once on the app, so that both see the same machine load.
 
     One unmeasured tab per page comes first: a process's first run of a page imports modules and fills caches
-    (``make serve`` does the same for each worker before it prints its URL). The first of them stays open
-    until the end: Streamlit drops its compiled page scripts whenever its last tab closes, and a class's
+    (``make serve`` does the same for each worker before it prints its URL). The first tab of each server stays
+    open until the end: Streamlit drops its compiled page scripts whenever its last tab closes, and a class's
     server always has some tab open, so tabs measured one after the other should not pay that compile.
     """
-    warm = [(await open_and_run(url, page))[0] for page in (["explain"] if floor else PAGES)]
-    for session in warm[1:]:
+    warm = [(await open_and_run(url, page))[0] for page in PAGES] + [(await open_and_run(floor_url, "explain"))[0]]
+    for session in warm[1:-1]:
         session.close()
+    app: list[Summary] = []
+    floor: list[Summary] = []
     try:
-        return await _measure(url, plan, floor)
+        for kind, page, count in plan:
+            for target, summaries in ((floor_url, floor), (url, app)):
+                summary = await scenario(target, kind, page, count, floor=target == floor_url)
+                summaries.append(Summary(**{**asdict(summary), "name": f"{kind} {page} x{count}"}))
+                label = "floor" if target == floor_url else "app  "
+                print(f"  {label} {summaries[-1].name:<28} served {summary.served}/{summary.sessions}", flush=True)
     finally:
         warm[0].close()
+        warm[-1].close()
+    return app, floor
 
 
-async def _measure(url: str, plan: list[tuple[str, str, int]], floor: bool) -> list[Summary]:
-    summaries = []
-    done: dict[tuple[str, int], Summary] = {}
-    for kind, page, count in plan:
-        target_page = "explain" if floor else page
-        if floor and (kind, count) in done:  # the floor's scenarios do not depend on the page
-            summaries.append(Summary(**{**asdict(done[kind, count]), "name": f"{kind} {page} x{count}"}))
-            continue
-        if kind == "single":
-            results = await one_by_one(url, target_page, count)
-        elif kind == "rerun":
-            results = await (one_by_one(url, "explain", count) if floor else reruns_after_change(url, count))
-        else:
-            results = await at_once(url, target_page, count)
-        summary = summarize(f"{kind} {page} x{count}", results)
-        done[kind, count] = summary
-        summaries.append(summary)
-        label = "floor" if floor else "app  "
-        print(f"  {label} {summary.name:<28} served {summary.served}/{summary.sessions}", flush=True)
-    return summaries
+async def scenario(url: str, kind: str, page: str, count: int, floor: bool) -> Summary:
+    """One scenario on one server; the floor app has one page (no checkbox), so it runs that page each time."""
+    if floor:
+        page = "explain"
+    if kind == "single" or (kind == "rerun" and floor):
+        results = await one_by_one(url, page, count)
+    elif kind == "rerun":
+        results = await reruns_after_change(url, count)
+    else:
+        results = await at_once(url, page, count)
+    return summarize(f"{kind} {page} x{count}", results)
 
 
 def report(app: list[Summary], floor: list[Summary], rss: dict[int, float]) -> str:
@@ -243,8 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         (folder / "floor.py").write_text(FLOOR_APP)
         floor_url, _ = stack.enter_context(streamlit_server(folder / "floor.py"))
         print(f"app {url}, floor {floor_url}, {os.cpu_count()} cores", flush=True)
-        floor = asyncio.run(measure(floor_url, plan, floor=True))
-        app = asyncio.run(measure(url, plan, floor=False))
+        app, floor = asyncio.run(measure(url, floor_url, plan))
         if args.soak:
             served = asyncio.run(soak(url, args.soak))
             print(f"soak: {served}/{args.soak} sessions finished", flush=True)
