@@ -7,7 +7,7 @@ CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # `make dev`: the app with Streamlit's source watcher on (reloads on save), for development.
-.PHONY: run dev test test-fast test-slow lint bench chromium clean
+.PHONY: run dev serve nginx test test-fast test-slow lint bench chromium clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,18 @@ chromium:
 run: $(VENV)/.runtime
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
+# `make serve`: WORKERS Streamlit processes (default: one per core) behind nginx on one URL, sessions sticky
+# to their process (see README, "Serving a class"). SERVE_HOST=0.0.0.0 opens it to the local network.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+SERVE_PORT ?= 8501
+SERVE_HOST ?= 127.0.0.1
+
+nginx:
+	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nginx >/dev/null; }
+
+serve: $(VENV)/.runtime nginx
+	$(BIN)/python -m deploy.serve --workers $(WORKERS) --port $(SERVE_PORT) --host $(SERVE_HOST)
+
 dev: $(VENV)/.runtime
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.fileWatcherType auto --server.runOnSave true
 
@@ -43,7 +55,7 @@ test: $(VENV)/.dev chromium lint
 test-fast: $(VENV)/.dev
 	$(BIN)/pytest -m "not slow and not browser"
 
-test-slow: $(VENV)/.dev chromium
+test-slow: $(VENV)/.dev chromium nginx
 	$(BIN)/pytest -m "slow or properties" --hypothesis-profile=slow
 
 # bench.scale: 1M segments on a 2-process Dask LocalCluster, and the command line's peak memory at 100k, 1M and 4M.

@@ -1,0 +1,1 @@
+"""Serving the app: `python -m deploy.serve` (make serve), and container examples."""
