@@ -67,6 +67,7 @@ test-slow: $(VENV)/.dev chromium nginx
 # bench.scale: 1M segments on a 2-process Dask LocalCluster, and the command line's peak memory at 100k, 1M and 4M.
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.compare_speed
 	$(BIN)/python -m bench.scale
 
 clean:
