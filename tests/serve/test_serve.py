@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from bench.stclient import Session, open_and_run
+from tests.serve.test_load_client import run_apart
 
 SESSIONS = 20
 
@@ -41,13 +42,13 @@ async def tabs(url: str, scramble_route: bool) -> list[tuple[Session, list[bool]
 
 @pytest.mark.slow
 def test_twenty_tabs_through_the_proxy_keep_their_worker(served: str) -> None:
-    sticky = asyncio.run(tabs(served, scramble_route=False))
+    sticky = run_apart(tabs(served, scramble_route=False))
     assert all(all(runs) for _, runs, _, _ in sticky), [runs for _, runs, _, _ in sticky]
     assert [upload for _, _, upload, _ in sticky] == [204] * SESSIONS
     assert all(kept for *_, kept in sticky)
     assert len({session.cookies["bleu_route"] for session, *_ in sticky}) == SESSIONS
     # Without the cookie the same requests land on either worker: some uploads and resumes miss the session.
     # (The chance that all 20 land right by luck is 2**-20 for the uploads alone.)
-    scrambled = asyncio.run(tabs(served, scramble_route=True))
+    scrambled = run_apart(tabs(served, scramble_route=True))
     assert any(upload == 400 for _, _, upload, _ in scrambled)
     assert not all(kept for *_, kept in scrambled)
