@@ -60,24 +60,29 @@ class BleuOptions:
         default = SMOOTH_DEFAULTS[self.smooth]
         return 0.0 if default is None else default
 
-    def signature(self, n_refs: int, version: str) -> str:
-        """A sacreBLEU-style signature; ``ngram`` and ``w`` appear only when not the defaults."""
+    def signature_fields(self, n_refs: int) -> dict[str, str]:
+        """The signature's fields, sacreBLEU's names and values (``n_refs`` -1: ``var``); ``ngram`` and ``w``
+        only when not the defaults (sacreBLEU has neither)."""
         smooth = self.smooth
         if SMOOTH_DEFAULTS[self.smooth] is not None:
             smooth += f"[{self.smooth_amount:.2f}]"
-        parts = [
-            f"nrefs:{n_refs if n_refs >= 0 else 'var'}",
-            f"case:{'lc' if self.lowercase else 'mixed'}",
-            f"eff:{'yes' if self.effective_order else 'no'}",
-            f"tok:{self.tokenize}",
-            f"smooth:{smooth}",
-        ]
+        fields = {
+            "nrefs": str(n_refs) if n_refs >= 0 else "var",
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": "yes" if self.effective_order else "no",
+            "tok": self.tokenize,
+            "smooth": smooth,
+        }
         if self.max_order != DEFAULT_MAX_ORDER:
-            parts.append(f"ngram:{self.max_order}")
+            fields["ngram"] = str(self.max_order)
         if not self.uniform_weights:
-            parts.append("w:" + ",".join(f"{w:.4g}" for w in self.weights))
-        parts.append(f"version:bleu_core-{version}")
-        return "|".join(parts)
+            fields["w"] = ",".join(f"{w:.4g}" for w in self.weights)
+        return fields
+
+    def signature(self, n_refs: int, version: str) -> str:
+        """A sacreBLEU-style signature of :meth:`signature_fields`, with bleu_core's version."""
+        fields = {**self.signature_fields(n_refs), "version": f"bleu_core-{version}"}
+        return "|".join(f"{key}:{value}" for key, value in fields.items())
 
 
 def _check_bool(name: str, value: object) -> bool:

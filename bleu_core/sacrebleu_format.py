@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .options import SMOOTH_DEFAULTS, BleuOptions
+from .options import BleuOptions
 from .resampling import chunked_sums, statistic_columns
 from .scoring import PERCENT, score_statistics
 from .statistics import SegmentStats
@@ -80,26 +80,12 @@ class Signature:
     __repr__ = __str__
 
 
-def smooth_label(options: BleuOptions) -> str:
-    """``exp``, ``none``, ``floor[0.10]``, ``add-k[1.00]``: the method with its value when it takes one."""
-    if SMOOTH_DEFAULTS[options.smooth] is None:
-        return options.smooth
-    return f"{options.smooth}[{options.smooth_amount:.2f}]"
-
-
 def bleu_signature(
     options: BleuOptions, n_refs: int, tokenizer_signature: str, extra: dict[str, object] | None = None
 ) -> Signature:
     """sacreBLEU's BLEU signature (``n_refs`` -1 prints ``var``); ``extra``: bs, ar, seed entries."""
-    info: dict[str, object] = {
-        "nrefs": "var" if n_refs == -1 else n_refs,
-        "case": "lc" if options.lowercase else "mixed",
-        "eff": "yes" if options.effective_order else "no",
-        "tok": tokenizer_signature,
-        "smooth": smooth_label(options),
-        "version": __version__,
-        **(extra or {}),
-    }
+    fields = options.signature_fields(n_refs)  # ngram and w are not among sacreBLEU's keys: never printed
+    info: dict[str, object] = {**fields, "tok": tokenizer_signature, "version": __version__, **(extra or {})}
     return Signature(info)
 
 
