@@ -11,7 +11,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .clipping import clip_counts, max_reference_counts
+from .clipping import clip_counts
+from .corpus_ngrams import CorpusNgrams, count_ngrams, tokenize_corpus
 from .options import BleuOptions
 from .progress import Progress
 from .tokenizers import tokenize_lines
@@ -69,19 +70,19 @@ def _segment_references(references: Sequence[Sequence[str | None]], options: Ble
     ]
 
 
-def _missed_and_overgenerated(
-    tokens: Sequence[str], references: Sequence[Sequence[str]], n: int
-) -> tuple[dict[Ngram, int], dict[Ngram, int]]:
-    """One segment's n-grams of order ``n``: reference occurrences no clipped match used (missed), and
-    hypothesis occurrences clipping removed (over-generated)."""
-    clipped = clip_counts(tokens, references, n)
-    used = dict(zip(clipped.ngrams, clipped.clipped, strict=True))
-    missed = {gram: most - used.get(gram, 0) for gram, most in max_reference_counts(references, n).items()}
-    over = {
-        gram: count - kept
-        for gram, count, kept in zip(clipped.ngrams, clipped.candidate_counts, clipped.clipped, strict=True)
-    }
-    return missed, over
+def tallies_from_counts(counts: CorpusNgrams, top: int = 25) -> NgramTallies:
+    """Missed and over-generated n-grams from counts already made (no second tokenization or reference count)."""
+    order = counts.max_order
+    missed = [_Tally() for _ in range(order)]
+    over = [_Tally() for _ in range(order)]
+    for segment in counts.counts:
+        for n, grams in enumerate(segment):
+            missed[n].add({g: r - min(r, grams.hypothesis.get(g, 0)) for g, r in grams.reference.items()})
+            over[n].add({g: h - min(h, grams.reference.get(g, 0)) for g, h in grams.hypothesis.items()})
+    return NgramTallies(
+        missed=tuple(missed[n].ranked(n + 1, top) for n in range(order)),
+        overgenerated=tuple(over[n].ranked(n + 1, top) for n in range(order)),
+    )
 
 
 def ngram_tallies(
@@ -94,27 +95,11 @@ def ngram_tallies(
     """Missed: reference n-grams beyond what the hypothesis produced (max over references − clipped count).
 
     Over-generated: hypothesis occurrences clipping removed (hypothesis count − clipped count), including
-    n-grams in no reference.  Counts are summed over segments.
+    n-grams in no reference.  Counts are summed over segments; the corpus is tokenized once and each
+    segment's references are counted once for all orders (:func:`bleu_core.corpus_ngrams.count_ngrams`).
     """
-    hyp_tokens = tokenize_lines(list(hypotheses), options.tokenize, options.lowercase)
-    segment_refs = _segment_references(references, options)
-    order = options.max_order
-    missed = [_Tally() for _ in range(order)]
-    over = [_Tally() for _ in range(order)]
-    step = max(1, len(hyp_tokens) // 50)
-    for i, tokens in enumerate(hyp_tokens):
-        for n in range(1, order + 1):
-            lacking, extra = _missed_and_overgenerated(tokens, segment_refs[i], n)
-            missed[n - 1].add(lacking)
-            over[n - 1].add(extra)
-        if progress is not None and i % step == 0:
-            progress(i / max(len(hyp_tokens), 1))
-    if progress is not None:
-        progress(1.0)
-    return NgramTallies(
-        missed=tuple(missed[n].ranked(n + 1, top) for n in range(order)),
-        overgenerated=tuple(over[n].ranked(n + 1, top) for n in range(order)),
-    )
+    corpus = tokenize_corpus(hypotheses, references, options.tokenize, options.lowercase)
+    return tallies_from_counts(count_ngrams(corpus, options.max_order, progress), top)
 
 
 @dataclass(frozen=True, slots=True)
