@@ -10,11 +10,14 @@ from streamlit.testing.v1 import AppTest
 
 #: Terms a Chinese text keeps in Latin letters (names of tools, metrics, tokenizers, formats and symbols).
 TECHNICAL = frozenset(
-    """
-    bleu sacrebleu nltk matlab bleuevaluationscore torchmetrics evaluate hugging face perl moses multi d2l
-    gram grams ngram n-gram n-grams p_n w_n add-k count_clip clip count exp log min max ratio intl char none floor add sum csv json tsv txt
-    latex wmt utf utf-8 bom papineni compare-mt dask parquet arrow url ter chrf dataframe
-    """.split()
+    " ".join(
+        (
+            "bleu sacrebleu nltk matlab bleuevaluationscore torchmetrics evaluate hugging face perl moses multi d2l",
+            "gram grams ngram n-gram n-grams p_n w_n add-k count_clip clip count exp log min max ratio",
+            "intl char none floor add sum csv json tsv txt latex wmt utf utf-8 bom papineni compare-mt",
+            "dask parquet arrow url ter chrf dataframe",
+        )
+    ).split()
 )
 WORD = re.compile(r"[A-Za-z][A-Za-z_\-]{2,}")
 #: Placeholders, LaTeX commands, Markdown links and code spans are not prose.

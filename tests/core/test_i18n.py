@@ -57,7 +57,7 @@ def test_messages_and_language_names() -> None:
     assert str(message("settings.weight", n=3)) == "w3"
     assert Message("nav.home").render("zh") == "关于 BLEU"
     assert [language_or_default(v) for v in ("zh", "zh-CN", "ZH_tw", "fr", None, 3)] == ["zh", "zh", "zh"] + ["en"] * 3
-    with pytest.raises(KeyError, match="no message 'nav.nowhere'"):
+    with pytest.raises(KeyError, match=r"no message 'nav\.nowhere'"):
         text("nav.nowhere", "zh")
     with pytest.raises(ValueError, match="language must be one of"):
         catalog("xx")
