@@ -2,15 +2,18 @@
 
 import streamlit as st
 
+from pages.i18n import language_switch, t
+
 st.set_page_config(page_title="BLEU Explorer", page_icon="🔵", layout="wide")
 
 navigation = st.navigation(
     [
-        st.Page("pages/explain.py", title="Explain", icon=":material/search:", default=True),
-        st.Page("pages/corpus.py", title="Corpus", icon=":material/table_chart:"),
-        st.Page("pages/compare.py", title="Compare", icon=":material/leaderboard:"),
-        st.Page("pages/implementations.py", title="Implementations", icon=":material/compare_arrows:"),
-        st.Page("pages/home.py", title="About BLEU", icon=":material/menu_book:"),
+        st.Page("pages/explain.py", title=t("nav.explain"), icon=":material/search:", default=True),
+        st.Page("pages/corpus.py", title=t("nav.corpus"), icon=":material/table_chart:"),
+        st.Page("pages/compare.py", title=t("nav.compare"), icon=":material/leaderboard:"),
+        st.Page("pages/implementations.py", title=t("nav.implementations"), icon=":material/compare_arrows:"),
+        st.Page("pages/home.py", title=t("nav.home"), icon=":material/menu_book:"),
     ]
 )
+language_switch()
 navigation.run()

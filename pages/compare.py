@@ -11,7 +11,7 @@ from bleu_core.diagnosis import length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
-from pages import cached, compare_views, controls, ensure_app_navigation, verdict, views
+from pages import cached, charts, compare_views, controls, ensure_app_navigation, verdict, views
 
 ensure_app_navigation()
 
@@ -204,9 +204,9 @@ def show_details(
         show_segments(analyses, systems, references, source, settings)
     elif view == "Precisions and lengths":
         left, right = st.columns(2)
-        left.altair_chart(compare_views.precisions_chart(analyses), width="stretch")
+        charts.show(left, compare_views.precisions_chart, analyses, width="stretch")
         buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
-        right.altair_chart(compare_views.buckets_chart(buckets), width="stretch")
+        charts.show(right, compare_views.buckets_chart, buckets, width="stretch")
     elif view == "Characteristic n-grams":
         show_characteristic(key, systems, references, settings)
 

@@ -9,6 +9,7 @@ import streamlit as st
 
 from bleu_core.options import BleuOptions, make_options
 from pages import state as S
+from pages.i18n import t
 
 
 def download_button(where: Any, label: str, data: Any, file_name: str, mime: str | None = None) -> None:
@@ -18,6 +19,16 @@ def download_button(where: Any, label: str, data: Any, file_name: str, mime: str
     deletes files nobody references: with several users at once, the browser could fetch a file already gone.
     """
     where.download_button(label, data, file_name, mime, on_click="ignore")
+
+
+def tokenizer_label(name: str) -> str:
+    """The tokenizer's name in the interface language."""
+    return t(f"settings.tok_{name}")
+
+
+def smooth_label(name: str) -> str:
+    """The smoothing method's name in the interface language."""
+    return t(f"settings.smooth_{name.replace('-', '_')}")
 
 
 def _set_uniform(prefix: str) -> None:
@@ -32,36 +43,41 @@ def bleu_settings(prefix: str) -> BleuOptions | None:
     """
     ss = st.session_state
     with st.sidebar:
-        st.header("Settings")
+        st.header(t("settings.header"))
         st.selectbox(
-            "tokenizer", list(S.TOKENIZER_LABELS), format_func=S.TOKENIZER_LABELS.__getitem__, key=f"{prefix}_tokenize"
+            t("settings.tokenizer"), list(S.TOKENIZER_LABELS), format_func=tokenizer_label, key=f"{prefix}_tokenize"
         )
-        st.checkbox("lowercase", key=f"{prefix}_lowercase")
+        st.checkbox(t("settings.lowercase"), key=f"{prefix}_lowercase")
         smooth = st.selectbox(
-            "smoothing", list(S.SMOOTH_LABELS), index=3, format_func=S.SMOOTH_LABELS.__getitem__, key=f"{prefix}_smooth"
+            t("settings.smoothing"), list(S.SMOOTH_LABELS), index=3, format_func=smooth_label, key=f"{prefix}_smooth"
         )
         smooth_value = None
         if smooth in ("floor", "add-k"):
             default = 0.1 if smooth == "floor" else 1.0
             smooth_value = st.number_input(
-                "smoothing value",
+                t("settings.smoothing_value"),
                 0.0,
                 1.0 if smooth == "floor" else 100.0,
                 value=default,
                 step=0.05,
                 key=f"{prefix}_smooth_value_{smooth}",
             )
-        max_n = st.slider("max n (largest n-gram order)", 1, S.MAX_ORDER_LIMIT, value=4, key=f"{prefix}_max_n")
-        st.markdown("**n-gram weights** (normalized to sum to 1)")
-        raw = [st.slider(f"w{n}", 0.0, 1.0, value=1.0, step=0.05, key=f"{prefix}_w{n}") for n in range(1, max_n + 1)]
-        st.button("equal weights", on_click=_set_uniform, args=(prefix,), key=f"{prefix}_uniform")
+        max_n = st.slider(t("settings.max_n"), 1, S.MAX_ORDER_LIMIT, value=4, key=f"{prefix}_max_n")
+        st.markdown(t("settings.weights"))
+        raw = [
+            st.slider(t("settings.weight", n=n), 0.0, 1.0, value=1.0, step=0.05, key=f"{prefix}_w{n}")
+            for n in range(1, max_n + 1)
+        ]
+        st.button(t("settings.equal_weights"), on_click=_set_uniform, args=(prefix,), key=f"{prefix}_uniform")
         total = sum(raw)
         if total <= 0:
-            st.error("All weights are 0: give at least one order a positive weight.")
+            st.error(t("settings.all_zero"))
             return None
         uniform = len(set(raw)) == 1
         if not uniform:
-            st.caption("normalized: " + ", ".join(f"w{n} = {w / total:.3f}" for n, w in enumerate(raw, 1)))
+            st.caption(
+                t("settings.normalized", weights=", ".join(f"w{n} = {w / total:.3f}" for n, w in enumerate(raw, 1)))
+            )
     # Equal weights are left implicit so that the score is bit-identical to sacreBLEU's mean of logs.
     return make_options(
         max_order=max_n,

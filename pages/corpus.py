@@ -11,7 +11,7 @@ from bleu_core.diagnosis import CorpusAnalysis, length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
-from pages import cached, controls, corpus_views, ensure_app_navigation, views, walkthrough
+from pages import cached, charts, controls, corpus_views, ensure_app_navigation, views, walkthrough
 
 ensure_app_navigation()
 
@@ -118,8 +118,8 @@ def show_score(analysis: CorpusAnalysis) -> None:
     st.code(f"{result.signature}\n{result.format()}", language=None)
 
     left, right = st.columns(2)
-    left.altair_chart(corpus_views.corpus_precision_chart(result), width="stretch")
-    right.altair_chart(corpus_views.terms_chart(analysis), width="stretch")
+    charts.show(left, corpus_views.corpus_precision_chart, result, width="stretch")
+    charts.show(right, corpus_views.terms_chart, analysis, width="stretch")
     st.latex(corpus_views.bp_latex(result.sys_len, result.ref_len, result.bp))
 
     st.subheader("Why this score")
@@ -240,8 +240,8 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], options
 def show_lengths(analysis: CorpusAnalysis, frame: Any) -> None:
     buckets = length_buckets(analysis.stats, analysis.sentence, analysis.result.options)
     left, right = st.columns(2)
-    left.altair_chart(corpus_views.ratio_histogram(frame), width="stretch")
-    right.altair_chart(corpus_views.bucket_chart(buckets), width="stretch")
+    charts.show(left, corpus_views.ratio_histogram, frame, width="stretch")
+    charts.show(right, corpus_views.bucket_chart, buckets, width="stretch")
     st.dataframe(corpus_views.bucket_frame(buckets), hide_index=True)
 
 

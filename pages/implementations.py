@@ -25,7 +25,7 @@ from bleu_core.waterfall import (
     first_differing_segment,
     waterfall,
 )
-from pages import cached, ensure_app_navigation, views
+from pages import cached, charts, ensure_app_navigation, views
 from pages import implementations_views as iv
 from pages import state as S
 
@@ -190,7 +190,7 @@ def show_table(rows: Rows, waterfalls: dict[str, Waterfall], corpus: bool) -> No
         "13a; NLTK, MATLAB, torchmetrics and multi-bleu.perl get whitespace tokens, d2l split(' ') tokens. "
         "Every tool runs with its default settings."
     )
-    st.altair_chart(iv.score_chart(rows), width="stretch")
+    charts.show(st, iv.score_chart, rows, width="stretch")
 
 
 def pair_selectors(corpus: bool) -> tuple[str, str]:
@@ -211,7 +211,7 @@ def show_waterfall(result: Waterfall, what: str) -> None:
         return
     st.info(iv.md_text(result.summary), icon=":material/lightbulb:")
     st.table(iv.styled(iv.waterfall_frame(result)).hide(axis="index"))
-    st.altair_chart(iv.waterfall_chart(result), width="stretch")
+    charts.show(st, iv.waterfall_chart, result, width="stretch")
     st.caption(
         f"Each row switches one of {a}'s settings to {b}'s and rescores with the same scorer; the changes add up "
         f"to {b} minus {a} ({result.gap:+.4g} in [0, 1]). A row with change 0 is a setting that differs but does "
@@ -231,7 +231,7 @@ def show_pair(first: str, second: str, candidate: str, references: list[str], or
     st.table(iv.styled(iv.steps_frame(divergence)).hide(axis="index"))
     if divergence.differing:
         st.markdown(iv.differences_markdown(divergence))
-    st.altair_chart(iv.precision_chart([divergence.first, divergence.second]), width="stretch")
+    charts.show(st, iv.precision_chart, [divergence.first, divergence.second], width="stretch")
     with st.expander("Tokens and clipped counts", icon=":material/table_view:"):
         show_tokens(divergence, candidate, references)
 

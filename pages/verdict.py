@@ -13,7 +13,7 @@ from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.options import BleuOptions
 from bleu_core.ranking import CORRECTIONS, Comparison, SystemRank, rank_systems, ranking_samples
 from bleu_core.significance import DEFAULT_SEED
-from pages import cached, compare_report, compare_views, controls, verdict_views, views
+from pages import cached, charts, compare_report, compare_views, controls, verdict_views, views
 
 TESTS = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
@@ -163,9 +163,9 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
     left, right = st.columns(2)
     left.dataframe(verdict_views.ranks_frame(ranks), hide_index=True)
     left.caption(RANK_HELP)
-    right.altair_chart(verdict_views.rank_chart(ranks), width="stretch")
+    charts.show(right, verdict_views.rank_chart, ranks, width="stretch")
     if len(ranks) > 2:
-        st.altair_chart(verdict_views.heatmap(comparison.p_values, corrected, ranks, chosen.alpha), width="content")
+        charts.show(st, verdict_views.heatmap, comparison.p_values, corrected, ranks, chosen.alpha, width="content")
         pairs = len(ranks) * (len(ranks) - 1) // 2
         significant = sum(1 for (a, b), p in corrected.items() if a < b and p < chosen.alpha)
         more = (
@@ -233,8 +233,8 @@ def render_verdict(
     with side.expander("What these numbers mean", expanded=True):
         st.markdown(EXPLANATION)
     left, right = st.columns(2)
-    left.altair_chart(verdict_views.delta_chart(frame, chosen.baseline), width="stretch")
-    right.altair_chart(verdict_views.ci_chart(frame, comparison), width="stretch")
+    charts.show(left, verdict_views.delta_chart, frame, chosen.baseline, width="stretch")
+    charts.show(right, verdict_views.ci_chart, frame, comparison, width="stretch")
     show_ranks(ranked, ranks, corrected, chosen)
     report = compare_report.build_report(
         frame,

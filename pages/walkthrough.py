@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core.explain import Explanation
-from pages import views
+from pages import charts, views
 
 
 def render(trace: Explanation, highlight_key: str) -> None:
@@ -38,8 +38,8 @@ def render(trace: Explanation, highlight_key: str) -> None:
             st.markdown(line)
 
     left, right = st.columns(2)
-    left.altair_chart(views.precision_chart(trace), width="stretch")
-    right.altair_chart(views.contribution_chart(trace), width="stretch")
+    charts.show(left, views.precision_chart, trace, width="stretch")
+    charts.show(right, views.contribution_chart, trace, width="stretch")
 
     st.subheader("Brevity penalty")
     st.dataframe(views.length_frame(trace), hide_index=True)

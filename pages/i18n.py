@@ -1,0 +1,62 @@
+"""The interface language: read from ``?lang=`` or the language switch, kept in the session and in every link."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from bleu_core.i18n import LANGUAGE_NAMES, LANGUAGES, Language, language_or_default, text
+
+LANGUAGE = "ui_language"
+SWITCH = "ui_language_switch"
+
+
+def language() -> Language:
+    """The session's language: the switch once used, else the link's ``lang``, else English."""
+    ss = st.session_state
+    if LANGUAGE not in ss:
+        ss[LANGUAGE] = language_or_default(st.query_params.get("lang"))
+    return language_or_default(ss[LANGUAGE])
+
+
+def t(key: str, /, **params: Any) -> str:
+    """The message ``key`` in the session's language."""
+    return text(key, language(), **params)
+
+
+def _on_switch() -> None:
+    chosen = st.session_state[SWITCH]
+    if chosen is not None:  # clicking the chosen language again deselects it: keep the language
+        st.session_state[LANGUAGE] = language_or_default(chosen)
+
+
+def language_switch() -> None:
+    """The language switch at the top of the sidebar; the choice also goes into the link (``lang=zh``)."""
+    current = language()
+    st.session_state[SWITCH] = current
+    st.sidebar.segmented_control(
+        "Language / 语言",
+        list(LANGUAGES),
+        format_func=LANGUAGE_NAMES.__getitem__,
+        key=SWITCH,
+        on_change=_on_switch,
+        label_visibility="collapsed",
+    )
+    keep_in_link(current)
+
+
+def keep_in_link(current: Language) -> None:
+    """Every link carries a non-default language, so a page opened from it speaks the sender's language."""
+    wanted = None if current == "en" else current
+    if st.query_params.get("lang") != wanted:
+        if wanted is None:
+            del st.query_params["lang"]
+        else:
+            st.query_params["lang"] = wanted
+
+
+def with_language(query: dict[str, Any]) -> dict[str, Any]:
+    """A page's own query parameters plus the language, for pages that rewrite the whole query string."""
+    current = language()
+    return query if current == "en" else {**query, "lang": current}
