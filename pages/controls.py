@@ -1,5 +1,5 @@
-"""Widgets the pages share: the BLEU settings sidebar of the corpus-level pages (each page passes its own key
-prefix) and the download buttons."""
+"""Widgets the pages share: the BLEU settings sidebar of the corpus-level pages (one panel, the same settings on
+every page) and the download buttons."""
 
 from __future__ import annotations
 
@@ -31,44 +31,69 @@ def smooth_label(name: str) -> str:
     return t(f"settings.smooth_{name.replace('-', '_')}")
 
 
-def _set_uniform(prefix: str) -> None:
+#: Defaults of the shared settings panel: sacreBLEU's corpus defaults.
+SETTING_DEFAULTS: dict[str, Any] = {
+    "tokenize": "13a",
+    "lowercase": False,
+    "smooth": "exp",
+    "smooth_value_floor": 0.1,
+    "smooth_value_add-k": 1.0,
+    "max_n": 4,
+    **{f"w{n}": 1.0 for n in range(1, S.MAX_ORDER_LIMIT + 1)},
+}
+
+
+def _set_uniform() -> None:
     for n in range(1, S.MAX_ORDER_LIMIT + 1):
-        st.session_state[f"{prefix}_w{n}"] = 1.0
+        st.session_state[S.settings_key(f"w{n}")] = 1.0
 
 
-def bleu_settings(prefix: str) -> BleuOptions | None:
+def _widget(name: str) -> str:
+    """The widget key of a setting, with its value restored if a page change dropped it."""
+    key = S.settings_key(name)
+    S.restore(st.session_state, key, SETTING_DEFAULTS[name])
+    return key
+
+
+def _keep_all() -> None:
+    for name in SETTING_DEFAULTS:
+        S.keep(st.session_state, S.settings_key(name))
+
+
+def bleu_settings(prefix: str | None = None) -> BleuOptions | None:
     """Tokenizer, case, smoothing, max n and weights in the sidebar, as one BleuOptions; None while every weight is 0.
 
+    One panel for the whole session: every page that draws it shows and changes the same settings (kept across
+    page changes, :func:`pages.state.restore`).  ``prefix`` is accepted for older callers and ignored.
     Defaults are sacreBLEU's corpus defaults (13a, mixed case, exp smoothing, 4-grams, equal weights).
     """
+    del prefix
     ss = st.session_state
     with st.sidebar:
         st.header(t("settings.header"))
         st.selectbox(
-            t("settings.tokenizer"), list(S.TOKENIZER_LABELS), format_func=tokenizer_label, key=f"{prefix}_tokenize"
+            t("settings.tokenizer"), list(S.TOKENIZER_LABELS), format_func=tokenizer_label, key=_widget("tokenize")
         )
-        st.checkbox(t("settings.lowercase"), key=f"{prefix}_lowercase")
+        st.checkbox(t("settings.lowercase"), key=_widget("lowercase"))
         smooth = st.selectbox(
-            t("settings.smoothing"), list(S.SMOOTH_LABELS), index=3, format_func=smooth_label, key=f"{prefix}_smooth"
+            t("settings.smoothing"), list(S.SMOOTH_LABELS), format_func=smooth_label, key=_widget("smooth")
         )
         smooth_value = None
         if smooth in ("floor", "add-k"):
-            default = 0.1 if smooth == "floor" else 1.0
             smooth_value = st.number_input(
                 t("settings.smoothing_value"),
                 0.0,
                 1.0 if smooth == "floor" else 100.0,
-                value=default,
                 step=0.05,
-                key=f"{prefix}_smooth_value_{smooth}",
+                key=_widget(f"smooth_value_{smooth}"),
             )
-        max_n = st.slider(t("settings.max_n"), 1, S.MAX_ORDER_LIMIT, value=4, key=f"{prefix}_max_n")
+        max_n = st.slider(t("settings.max_n"), 1, S.MAX_ORDER_LIMIT, key=_widget("max_n"))
         st.markdown(t("settings.weights"))
         raw = [
-            st.slider(t("settings.weight", n=n), 0.0, 1.0, value=1.0, step=0.05, key=f"{prefix}_w{n}")
-            for n in range(1, max_n + 1)
+            st.slider(t("settings.weight", n=n), 0.0, 1.0, step=0.05, key=_widget(f"w{n}")) for n in range(1, max_n + 1)
         ]
-        st.button(t("settings.equal_weights"), on_click=_set_uniform, args=(prefix,), key=f"{prefix}_uniform")
+        st.button(t("settings.equal_weights"), on_click=_set_uniform, key=S.settings_key("uniform"))
+        _keep_all()
         total = sum(raw)
         if total <= 0:
             st.error(t("settings.all_zero"))
@@ -82,8 +107,8 @@ def bleu_settings(prefix: str) -> BleuOptions | None:
     return make_options(
         max_order=max_n,
         weights=None if uniform else [w / total for w in raw],
-        tokenize=ss[f"{prefix}_tokenize"],
-        lowercase=ss[f"{prefix}_lowercase"],
+        tokenize=ss[S.settings_key("tokenize")],
+        lowercase=ss[S.settings_key("lowercase")],
         smooth=smooth,
         smooth_value=smooth_value,
     )

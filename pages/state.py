@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 MAX_ORDER_LIMIT = 8
@@ -125,3 +126,63 @@ def build_implementations_query(
     if mode == "sentence":
         query.update({"candidate": candidate, "reference": references})
     return query
+
+
+# ---------------------------------------------------------------------------------------------
+# The session-level store shared by the corpus-level pages (Corpus, Compare, Explain, Implementations).
+#
+# Streamlit deletes a widget's value when a run does not draw that widget, so leaving a page loses what its
+# widgets held.  Files and settings therefore live under keys no widget owns: a page copies a kept value into
+# its widget's key before drawing it (:func:`restore`) and copies the widget's value back after (:func:`keep`).
+
+#: Prefix of the kept copies of widget values.
+KEPT = "kept:"
+#: The files loaded on a corpus-level page (:class:`LoadedFiles`), kept for every page of the session.
+FILES = "shared_files"
+#: Other systems' outputs loaded for comparison: {name: lines}.
+SYSTEMS = "shared_systems"
+#: The settings panel's widget keys (one panel, the same on every page).
+SETTINGS_PREFIX = "bleu"
+
+Named = tuple[str, list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedFiles:
+    """Uploaded or pasted corpus files: (name, lines) of the hypothesis, each reference, and the source."""
+
+    hypothesis: Named
+    references: tuple[Named, ...]
+    source: Named | None = None
+    origin: str = "upload"  # "upload" or "paste"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.hypothesis[0], *(name for name, _ in self.references))
+
+
+def restore(session: MutableMapping[Any, Any], key: str, default: Any) -> None:
+    """Before drawing widget ``key``: give it its kept value (or ``default``) if a page change dropped it."""
+    if key not in session:
+        session[key] = session.get(KEPT + key, default)
+
+
+def keep(session: MutableMapping[Any, Any], key: str) -> None:
+    """After drawing widget ``key``: keep its value where no widget owns it."""
+    if key in session:
+        session[KEPT + key] = session[key]
+
+
+def settings_key(name: str) -> str:
+    """The widget key of one setting of the shared panel (``tokenize``, ``lowercase``, ``w3``, ...)."""
+    return f"{SETTINGS_PREFIX}_{name}"
+
+
+def loaded_files(session: Mapping[Any, Any]) -> LoadedFiles | None:
+    value = session.get(FILES)
+    return value if isinstance(value, LoadedFiles) else None
+
+
+def other_systems(session: Mapping[Any, Any]) -> dict[str, list[str]]:
+    value = session.get(SYSTEMS)
+    return dict(value) if isinstance(value, dict) else {}

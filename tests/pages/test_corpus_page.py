@@ -79,11 +79,11 @@ def test_terse_demo_is_diagnosed_as_too_short() -> None:
 
 def test_weights_and_max_n_sliders_rescore() -> None:
     at = page()
-    at.slider(key="co_w4").set_value(0.0).run()
+    at.slider(key="bleu_w4").set_value(0.0).run()
     hyps = list(DEMO_SYSTEMS["literal"])
     expected = corpus_bleu(hyps, DEMO_REFS, weights=[1 / 3, 1 / 3, 1 / 3, 0.0])
     assert metric(at, "BLEU (0–1)") == f"{expected.score:.4f}"
-    at.slider(key="co_max_n").set_value(2).run()
+    at.slider(key="bleu_max_n").set_value(2).run()
     expected = sacrebleu.BLEU(max_ngram_order=2).corpus_score(hyps, DEMO_REFS)
     assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
 
@@ -167,7 +167,7 @@ def test_wmt22_upload_matches_sacrebleu(pair: Pair) -> None:
     assert diagnosis(at).startswith(f"- {term} costs the most" if term != "BP" else "- Length costs the most")
 
     # A slider move re-scores from the cached statistics (speed is measured by make bench, not asserted here).
-    at.slider(key="co_w1").set_value(0.5).run()
+    at.slider(key="bleu_w1").set_value(0.5).run()
     assert not at.exception
 
     # Dropping a line from one reference: an on-page error naming both counts, no exception.
