@@ -19,11 +19,16 @@ from bleu_core import (
     segment_statistics,
 )
 from bleu_core.api import check_corpus
+from bleu_core.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
 from bleu_core.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.explain import Explanation, explain
 from bleu_core.lint import LintFinding, lint_corpus
-from bleu_core.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, ngram_tallies
+from bleu_core.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, tallies_from_counts
+from bleu_core.produced_ngrams import NgramStat, ngram_stats
 from bleu_core.ranking import Comparison, compare_from_stats
+from bleu_core.relative import RelativeDiagnosis, relative_diagnosis
+from bleu_core.what_if import WhatIf, replace_segment
+from bleu_core.word_accuracy import WordCounts, reference_frequencies, word_counts
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
@@ -108,7 +113,7 @@ def ngram_tallies_cached(
     options = options.for_counting()
     return _remember(
         ("tallies", key, options),
-        lambda: ngram_tallies(hypotheses, references, options, progress=progress),
+        lambda: tallies_from_counts(corpus_ngrams_cached(key, hypotheses, references, options, progress)),
     )
 
 
@@ -198,3 +203,77 @@ def characteristic_cached(
         ("characteristic", key, options),
         lambda: characteristic_ngrams(systems, references, options, progress=progress),
     )
+
+
+# Corpus page: the analyses that name words and n-grams share one tokenization and one count per corpus and
+# counting options (kept in the process-wide store: pickling them on every cache hit would cost more than reuse).
+
+
+def corpus_ngrams_cached(
+    key: str,
+    hypotheses: list[str],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    progress: Progress | None = None,
+) -> CorpusNgrams:
+    """The corpus tokenized once and each segment's n-grams counted once (``key`` from :func:`corpus_key`)."""
+    counting = options.for_counting()
+    return _remember(
+        ("corpus_ngrams", key, counting),
+        lambda: count_ngrams(
+            tokenize_corpus(hypotheses, references, counting.tokenize, counting.lowercase), counting.max_order, progress
+        ),
+        limit=8,
+    )
+
+
+def ngram_stats_cached(key: str, counts: CorpusNgrams) -> tuple[NgramStat, ...]:
+    corpus = counts.corpus
+    return _remember(
+        ("ngram_stats", key, corpus.tokenize, corpus.lowercase, counts.max_order), lambda: ngram_stats(counts)
+    )
+
+
+def word_counts_cached(key: str, counts: CorpusNgrams) -> tuple[WordCounts, dict[str, int]]:
+    """Unigram counts per segment and the words' frequencies in the test set's references."""
+    corpus = counts.corpus
+    return _remember(
+        ("word_counts", key, corpus.tokenize, corpus.lowercase),
+        lambda: (word_counts(counts), dict(reference_frequencies(counts))),
+    )
+
+
+def ngram_segments_cached(key: str, counts: CorpusNgrams, ngram: tuple[str, ...]) -> tuple[NgramOccurrence, ...]:
+    corpus = counts.corpus
+    return _remember(
+        ("ngram_segments", key, corpus.tokenize, corpus.lowercase, ngram), lambda: ngram_segments(corpus, ngram)
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def what_if_cached(
+    key: str,
+    _hypotheses: list[str],
+    _references: list[list[str | None]],
+    options: BleuOptions,
+    index: int,
+    hypothesis: str,
+) -> WhatIf:
+    """The corpus with segment ``index``'s hypothesis replaced (one statistics row swapped, nothing re-counted)."""
+    stats, n_refs = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
+    return replace_segment(stats, index, hypothesis, [stream[index] for stream in _references], options, n_refs)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def relative_cached(
+    key: str,
+    _hypotheses: list[str],
+    _references: list[list[str | None]],
+    options: BleuOptions,
+    others_key: str,
+    _others: dict[str, list[str]],
+) -> RelativeDiagnosis:
+    """The diagnosis relative to the other systems (``others_key`` from :func:`systems_key`) and to p_n's decay."""
+    analysis = corpus_analysis_cached(key, _hypotheses, _references, options)
+    others = systems_analyses_cached(others_key, _others, _references, options) if _others else {}
+    return relative_diagnosis(analysis, {name: a.result for name, a in others.items()})

@@ -15,13 +15,14 @@ from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
 from bleu_core.ngram_lists import NgramTally
 from pages.views import fmt, frame_csv
 
+#: Sort choices (ids; the page shows them in the interface language) and the column each sorts by.
 SORTS = {
-    "sentence BLEU": "sentence BLEU",
+    "sentence_bleu": "sentence BLEU",
     "segment": "segment",
-    "leave-one-out effect": "leave-one-out Δ",
-    "length ratio c/r": "c/r",
-    "hypothesis length": "hyp len",
-    "reference length": "ref len",
+    "loo": "leave-one-out Δ",
+    "ratio": "_ratio",
+    "hyp_len": "hyp len",
+    "ref_len": "ref len",
 }
 
 
@@ -81,26 +82,50 @@ def terms_chart(analysis: CorpusAnalysis) -> alt.Chart:
     )
 
 
+#: What a table shows where a number does not exist (an order a segment lacks, a ratio over 0).
+MISSING = "—"
+
+
+def fixed(value: float | None, digits: int) -> str:
+    """A number with ``digits`` decimals, or :data:`MISSING` for NaN/None (never "nan" or "None")."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return MISSING
+    return f"{value:.{digits}f}"
+
+
 def segment_frame(
-    analysis: CorpusAnalysis, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+    analysis: CorpusAnalysis,
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    source: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Every segment: id, sentence BLEU (0-100), lengths, p_n, leave-one-out effect, and its text."""
+    """Every segment: id, sentence BLEU (0-100), its text (source, hypothesis, references), lengths, p_n as text
+    with four decimals ("—" for an order the hypothesis is too short to have), the leave-one-out effect."""
     stats = analysis.stats
     frame = pd.DataFrame(
         {
             "segment": np.arange(1, len(stats) + 1),
             "sentence BLEU": 100 * analysis.sentence,
-            "hyp len": stats.hyp_len,
-            "ref len": stats.ref_len,
-            "c/r": np.where(stats.ref_len > 0, stats.hyp_len / np.maximum(stats.ref_len, 1), np.nan),
         }
     )
-    for n in range(min(4, analysis.precisions.shape[1])):
-        frame[f"p{n + 1}"] = analysis.precisions[:, n]
-    frame["leave-one-out Δ"] = np.round(100 * analysis.leave_one_out, 9) + 0.0  # no "-0.000"
+    if source is not None:
+        frame["source"] = list(source)
     frame["hypothesis"] = list(hypotheses)
-    frame["reference 1"] = ["" if line is None else line for line in references[0]]
+    for k, stream in enumerate(references):
+        frame[f"reference {k + 1}"] = ["" if line is None else line for line in stream]
+    frame["hyp len"] = stats.hyp_len
+    frame["ref len"] = stats.ref_len
+    ratio = np.where(stats.ref_len > 0, stats.hyp_len / np.maximum(stats.ref_len, 1), np.nan)
+    frame["c/r"] = [fixed(float(r), 3) for r in ratio]
+    frame["_ratio"] = ratio
+    for n in range(min(4, analysis.precisions.shape[1])):
+        frame[f"p{n + 1}"] = [fixed(float(p), 4) for p in analysis.precisions[:, n]]
+    frame["leave-one-out Δ"] = np.round(100 * analysis.leave_one_out, 9) + 0.0  # no "-0.000"
     return frame
+
+
+#: Columns kept for sorting only, never shown.
+HIDDEN = ("_ratio",)
 
 
 def filter_segments(
@@ -118,7 +143,7 @@ def filter_segments(
 
 def ratio_histogram(frame: pd.DataFrame) -> alt.Chart:
     """Segments per 0.1-wide bin of c/r (binned here, so a big corpus sends only the bins to the browser)."""
-    ratios = frame["c/r"].dropna().clip(upper=3.0).to_numpy()
+    ratios = frame["_ratio"].dropna().clip(upper=3.0).to_numpy()
     edges = np.round(np.arange(0.0, 3.1001, 0.1), 1)
     counts, _ = np.histogram(ratios, bins=edges)
     data = pd.DataFrame({"from": edges[:-1], "to": edges[1:], "segments": counts})
@@ -142,7 +167,7 @@ def bucket_frame(buckets: Sequence[LengthBucket]) -> pd.DataFrame:
             "segments": [b.segments for b in buckets],
             "mean sentence BLEU": [100 * b.mean_sentence_bleu for b in buckets],
             "corpus BLEU of bucket": [100 * b.corpus_bleu for b in buckets],
-            "c/r": [b.hyp_len / b.ref_len if b.ref_len else float("nan") for b in buckets],
+            "c/r": [fixed(b.hyp_len / b.ref_len, 3) if b.ref_len else MISSING for b in buckets],
         }
     )
 

@@ -149,16 +149,11 @@ Named = tuple[str, list[str]]
 
 @dataclass(frozen=True, slots=True)
 class LoadedFiles:
-    """Uploaded or pasted corpus files: (name, lines) of the hypothesis, each reference, and the source."""
+    """Uploaded corpus files: (name, lines) of the hypothesis, each reference, and the source (any may be absent)."""
 
-    hypothesis: Named
-    references: tuple[Named, ...]
+    hypothesis: Named | None = None
+    references: tuple[Named, ...] = ()
     source: Named | None = None
-    origin: str = "upload"  # "upload" or "paste"
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return (self.hypothesis[0], *(name for name, _ in self.references))
 
 
 def restore(session: MutableMapping[Any, Any], key: str, default: Any) -> None:
@@ -186,3 +181,31 @@ def loaded_files(session: Mapping[Any, Any]) -> LoadedFiles | None:
 def other_systems(session: Mapping[Any, Any]) -> dict[str, list[str]]:
     value = session.get(SYSTEMS)
     return dict(value) if isinstance(value, dict) else {}
+
+
+#: The Explain page's "own text" entry of its example list (pages/explain.py's CUSTOM; a test keeps them equal).
+EXPLAIN_CUSTOM = "(your own text)"
+
+
+def send_to_explain(
+    session: MutableMapping[Any, Any],
+    candidate: str,
+    references: Sequence[str],
+    options: Any,
+) -> None:
+    """Put one segment and the settings it was scored with (a BleuOptions) into the Explain page's keys."""
+    session[CANDIDATE] = candidate
+    session[REFERENCES] = "\n".join(references)
+    session[MAX_N] = options.max_order
+    top = max(options.weights)
+    for n in range(1, MAX_ORDER_LIMIT + 1):
+        session[weight_key(n)] = round(options.weights[n - 1] / top, 4) if n <= options.max_order else 1.0
+    session[TOKENIZE] = options.tokenize
+    session[LOWERCASE] = options.lowercase
+    session[SMOOTH] = options.smooth
+    if options.smooth in ("floor", "add-k"):
+        session[f"{SMOOTH_VALUE}_{options.smooth}"] = options.smooth_value
+    session[EFFECTIVE] = True  # sentence BLEU as the Corpus page's segment table shows it
+    session[PRESET] = EXPLAIN_CUSTOM
+    session[HIGHLIGHT] = 1
+    session[LOADED] = True

@@ -44,7 +44,7 @@ def expected_error(case: FileCase) -> str:
 @pytest.mark.parametrize("case", FILE_CASES, ids=case_id)
 def test_corpus_page_file_case(case: FileCase) -> None:
     at = AppTest.from_file(CORPUS, default_timeout=60).run()
-    at.radio(key="co_mode").set_value("Upload files").run()
+    at.radio(key="co_mode").set_value("upload").run()
     hyp, ref = files(case)
     at.file_uploader(key="co_hyp_file").set_value(("hyp.txt", hyp, "text/plain"))
     at.file_uploader(key="co_ref_files").set_value([("ref.txt", ref, "text/plain")])
@@ -52,8 +52,8 @@ def test_corpus_page_file_case(case: FileCase) -> None:
     assert not at.exception
     if case.fragment is None:
         assert not at.error, errors(at)
-        shown = next(m.value for m in at.metric if m.label == "BLEU (0–1)")
-        assert shown == f"{CLEAN.score:.4f}"
+        shown = next(m.value for m in at.metric if m.label == "BLEU ×100")
+        assert shown == f"{100 * CLEAN.score:.2f}"
         return
     assert expected_error(case) in errors(at)
     assert not at.metric
@@ -96,7 +96,7 @@ TEXT_CASES = {
 def test_corpus_page_pasted_text_equals_sacrebleu(name: str) -> None:
     hyp, ref = TEXT_CASES[name]
     at = AppTest.from_file(CORPUS, default_timeout=60).run()
-    at.radio(key="co_mode").set_value("Paste text").run()
+    at.radio(key="co_mode").set_value("paste").run()
     at.text_area(key="co_paste_hyp").set_value(hyp)
     at.text_area(key="co_paste_ref0").set_value(ref)
     at.run()
@@ -107,7 +107,7 @@ def test_corpus_page_pasted_text_equals_sacrebleu(name: str) -> None:
 
 def test_corpus_page_all_empty_corpus_is_an_error_not_a_crash() -> None:
     at = AppTest.from_file(CORPUS, default_timeout=60).run()
-    at.radio(key="co_mode").set_value("Paste text").run()
+    at.radio(key="co_mode").set_value("paste").run()
     at.text_area(key="co_paste_hyp").set_value("\n\n")
     at.text_area(key="co_paste_ref0").set_value("\n\n")
     at.run()

@@ -1,0 +1,147 @@
+"""The Corpus page's inputs: demo, uploaded files (kept in the session's shared store) or pasted text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import streamlit as st
+
+from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.reader import InputFileError
+from pages import cached, views
+from pages import state as S
+from pages.i18n import t
+
+DEMO, UPLOAD, PASTE = "demo", "upload", "paste"
+MODES = (DEMO, UPLOAD, PASTE)
+Named = tuple[str, list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What the page scores: the hypothesis, its references and, when given, the source."""
+
+    hypothesis: Named
+    references: tuple[Named, ...]
+    source: Named | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.hypothesis[0], *(name for name, _ in self.references))
+
+
+def _decode(uploaded: Any, where: Any) -> Named | None:
+    try:
+        return uploaded.name, cached.decode_cached(uploaded.getvalue(), uploaded.name)
+    except InputFileError as error:
+        where.error(views.md_escape(str(error)))
+        return None
+
+
+def _kept_widget(key: str, default: Any) -> str:
+    S.restore(st.session_state, key, default)
+    return key
+
+
+def _uploads() -> Inputs | None:
+    """Uploaders whose files go into the shared store; after a page change the store still holds them."""
+    ss = st.session_state
+    files = S.loaded_files(ss) or S.LoadedFiles()
+    st.caption(t("corpus.upload_caption"))
+    left, middle, right = st.columns(3)
+    # A widget key present before drawing means the uploader was on screen in the last run: an empty one was
+    # emptied by the user.  Absent, the page was just opened, and the store's files are the ones to use.
+    alive = {key: key in ss for key in ("co_hyp_file", "co_ref_files", "co_src_file")}
+    hyp_file = left.file_uploader(t("corpus.hypothesis"), key="co_hyp_file", help=t("corpus.hypothesis_help"))
+    ref_files = middle.file_uploader(
+        t("corpus.references"), accept_multiple_files=True, key="co_ref_files", help=t("corpus.references_help")
+    )
+    src_file = right.file_uploader(t("corpus.source"), key="co_src_file", help=t("corpus.source_help"))
+    if hyp_file is not None:
+        files = replace(files, hypothesis=_decode(hyp_file, left))
+    elif alive["co_hyp_file"]:
+        files = replace(files, hypothesis=None)
+    if ref_files:
+        files = replace(files, references=tuple(n for f in ref_files if (n := _decode(f, middle)) is not None))
+    elif alive["co_ref_files"]:
+        files = replace(files, references=())
+    if src_file is not None:
+        files = replace(files, source=_decode(src_file, right))
+    elif alive["co_src_file"]:
+        files = replace(files, source=None)
+    ss[S.FILES] = files
+    kept = [named for named, widget in ((files.hypothesis, hyp_file), (files.source, src_file)) if named and not widget]
+    if files.references and not ref_files:
+        kept.extend(files.references)
+    if kept:
+        st.caption(t("corpus.kept_files", names=", ".join(views.md_escape(name) for name, _ in kept)))
+        st.button(t("corpus.clear_files"), key="co_clear_files", on_click=_clear_files)
+    if files.hypothesis is None:
+        left.info(t("corpus.need_hypothesis"))
+    if not files.references:
+        middle.info(t("corpus.need_references"))
+    if files.hypothesis is None or not files.references:
+        return None
+    return Inputs(files.hypothesis, files.references, files.source)
+
+
+def _clear_files() -> None:
+    st.session_state[S.FILES] = S.LoadedFiles()
+
+
+def _paste_lines(text: str, name: str, where: Any) -> Named | None:
+    try:
+        return name, cached.decode_cached(text.encode("utf-8", "surrogatepass"), name)
+    except InputFileError as error:
+        where.error(views.md_escape(str(error)))
+        return None
+
+
+def _pasted() -> Inputs | None:
+    ss = st.session_state
+    hyp_text = st.text_area(
+        t("corpus.paste_hypothesis"),
+        key=_kept_widget("co_paste_hyp", "\n".join(DEMO_SYSTEMS["literal"])),
+        height=150,
+    )
+    count = int(st.number_input(t("corpus.paste_count"), 1, 4, key=_kept_widget("co_paste_n", 1)))
+    references = []
+    for k, column in enumerate(st.columns(count)):
+        default = "\n".join(DEMO_REFERENCES[k]) if k < len(DEMO_REFERENCES) else ""
+        text = column.text_area(
+            t("corpus.paste_reference", k=k + 1), key=_kept_widget(f"co_paste_ref{k}", default), height=150
+        )
+        named = _paste_lines(text, t("corpus.reference_name", k=k + 1), column)
+        if named is not None:
+            references.append(named)
+    for key in ("co_paste_hyp", "co_paste_n", *(f"co_paste_ref{k}" for k in range(count))):
+        S.keep(ss, key)
+    hypothesis = _paste_lines(hyp_text, t("corpus.hypothesis_name"), st)
+    if hypothesis is None or not references:
+        return None
+    return Inputs(hypothesis, tuple(references), None)
+
+
+def read_inputs() -> Inputs | None:
+    """The corpus from the chosen input mode; problems are shown where they arise (None: nothing to score)."""
+    ss = st.session_state
+    mode = st.radio(
+        t("corpus.input"),
+        MODES,
+        horizontal=True,
+        format_func=lambda m: t(f"corpus.mode_{m}"),
+        key=_kept_widget("co_mode", DEMO),
+    )
+    S.keep(ss, "co_mode")
+    if mode == DEMO:
+        name = st.selectbox(t("corpus.demo_system"), list(DEMO_SYSTEMS), key=_kept_widget("co_demo", "literal"))
+        S.keep(ss, "co_demo")
+        return Inputs(
+            (f"{name}.txt", list(DEMO_SYSTEMS[name])),
+            tuple((f"reference-{k + 1}.txt", list(stream)) for k, stream in enumerate(DEMO_REFERENCES)),
+            None,
+        )
+    if mode == UPLOAD:
+        return _uploads()
+    return _pasted()

@@ -1,0 +1,155 @@
+"""The Corpus page's segment view: the table, one segment's walkthrough, what-if editing, "send to Explain"."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from bleu_core.diagnosis import CorpusAnalysis
+from bleu_core.options import BleuOptions
+from pages import cached, corpus_analysis_views, corpus_views, walkthrough
+from pages import state as S
+from pages.i18n import t
+
+#: Rows listed in the segment table (the downloads hold every segment).
+TABLE_ROWS = 5_000
+EXPLAIN_PAGE = "pages/explain.py"
+
+
+def _on_table_select() -> None:
+    ss = st.session_state
+    rows = ss["co_table"]["selection"]["rows"]
+    ids = ss.get("co_table_ids", [])
+    if rows and rows[0] < len(ids):
+        ss["co_segment"] = int(ids[rows[0]])
+
+
+def _column_config(frame: pd.DataFrame) -> dict[str, object]:
+    config: dict[str, object] = {
+        "segment": st.column_config.NumberColumn(t("corpus.col_segment"), format="%d"),
+        "sentence BLEU": st.column_config.NumberColumn(t("corpus.col_sentence_bleu"), format="%.2f"),
+        "source": st.column_config.TextColumn(t("corpus.col_source"), width="medium"),
+        "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="medium"),
+        "hyp len": st.column_config.NumberColumn(t("corpus.col_hyp_len"), format="%d"),
+        "ref len": st.column_config.NumberColumn(t("corpus.col_ref_len"), format="%d"),
+        "c/r": st.column_config.TextColumn("c/r", help=t("corpus.col_ratio_help")),
+        "leave-one-out Δ": st.column_config.NumberColumn(
+            t("corpus.col_loo"), format="%+.3f", help=t("corpus.col_loo_help")
+        ),
+        "_ratio": None,
+    }
+    for column in frame.columns:
+        if column.startswith("reference "):
+            config[column] = st.column_config.TextColumn(
+                t("corpus.col_reference", k=column.split()[-1]), width="medium"
+            )
+        if column[:1] == "p" and column[1:].isdigit():
+            config[column] = st.column_config.TextColumn(column, help=t("corpus.col_p_help", n=column[1:]))
+    return config
+
+
+def _table(frame: pd.DataFrame) -> None:
+    top_len = max(int(frame["ref len"].max()), 1)
+    cols = st.columns([2, 2, 2, 1])
+    score_range = cols[0].slider(t("corpus.filter_score"), 0.0, 100.0, (0.0, 100.0), step=1.0, key="co_score_range")
+    length_range = cols[1].slider(t("corpus.filter_length"), 0, top_len, (0, top_len), key="co_length_range")
+    sort = cols[2].selectbox(
+        t("corpus.sort"), list(corpus_views.SORTS), format_func=lambda s: t(f"corpus.sort_{s}"), key="co_sort"
+    )
+    ascending = cols[3].toggle(t("corpus.ascending"), value=True, key="co_ascending")
+    shown = corpus_views.filter_segments(frame, score_range, length_range, sort, ascending)
+    st.session_state["co_table_ids"] = shown["segment"].tolist()[:TABLE_ROWS]
+    more = t("corpus.table_more", rows=f"{TABLE_ROWS:,}") if len(shown) > TABLE_ROWS else ""
+    st.caption(t("corpus.table_caption", shown=f"{len(shown):,}", total=f"{len(frame):,}", more=more))
+    st.dataframe(
+        shown.head(TABLE_ROWS),
+        hide_index=True,
+        key="co_table",
+        on_select=_on_table_select,
+        selection_mode="single-row",
+        height=min(420, 38 + 35 * min(len(shown), TABLE_ROWS)),
+        column_config=_column_config(frame),  # type: ignore[arg-type]
+    )
+    if "co_segment" not in st.session_state or st.session_state["co_segment"] > len(frame):
+        st.session_state["co_segment"] = int(shown["segment"].iloc[0]) if len(shown) else 1
+
+
+def _send_to_explain(candidate: str, references: tuple[str, ...], settings: BleuOptions) -> None:
+    S.send_to_explain(st.session_state, candidate, references, settings)
+    try:
+        st.switch_page(EXPLAIN_PAGE)
+    except StreamlitAPIException:  # the page runs on its own (no navigation): the segment waits on Explain
+        st.info(t("corpus.sent_to_explain"))
+
+
+def _reset_edit(key: str, original: str) -> None:
+    st.session_state[key] = original
+
+
+def _what_if(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions, index: int) -> str:
+    """The editor of one segment's hypothesis; returns the text to walk through (the edit, or the file's line)."""
+    original = hyps[index]
+    edit_key = f"co_edit_{index}"
+    st.session_state.setdefault(edit_key, original)
+    edited = st.text_area(t("corpus.edit_label", segment=index + 1), key=edit_key, height=80)
+    st.button(t("corpus.edit_reset"), key=f"co_edit_reset_{index}", on_click=_reset_edit, args=(edit_key, original))
+    if edited == original:
+        st.caption(t("corpus.edit_hint"))
+        return original
+    change = cached.what_if_cached(key, hyps, refs, settings, index, edited)
+    cols = st.columns(3)
+    cols[0].metric(
+        t("corpus.edit_corpus_bleu"), f"{change.after.score_100:.2f}", f"{100 * change.delta:+.3f}", delta_arrow="auto"
+    )
+    cols[1].metric(
+        t("corpus.edit_sentence_bleu"),
+        f"{100 * change.sentence_after:.2f}",
+        f"{100 * (change.sentence_after - change.sentence_before):+.2f}",
+    )
+    cols[2].metric(t("corpus.edit_before"), f"{change.before.score_100:.2f}")
+    st.dataframe(
+        corpus_analysis_views.what_if_frame(change),
+        hide_index=True,
+        column_config={
+            "quantity": st.column_config.TextColumn(t("corpus.col_quantity")),
+            "file": st.column_config.TextColumn(t("corpus.col_file")),
+            "edited": st.column_config.TextColumn(t("corpus.col_edited")),
+        },
+    )
+    return edited
+
+
+def show_segments(
+    key: str,
+    analysis: CorpusAnalysis,
+    frame: pd.DataFrame,
+    hyps: list[str],
+    refs: list[list[str | None]],
+    source: list[str] | None,
+    settings: BleuOptions,
+) -> None:
+    _table(frame)
+    index = int(st.number_input(t("corpus.walk_segment"), 1, len(frame), key="co_segment")) - 1
+    references = tuple(line for line in (stream[index] for stream in refs) if line is not None)
+    st.markdown(
+        t(
+            "corpus.segment_line",
+            segment=index + 1,
+            bleu=f"{100 * analysis.sentence[index]:.2f}",
+            delta=f"{100 * analysis.leave_one_out[index]:+.3f}",
+        )
+    )
+    if source is not None:
+        st.text(t("corpus.text_source", text=source[index]))
+    st.text(t("corpus.text_hypothesis", text=hyps[index]))
+    for k, reference in enumerate(references):
+        st.text(t("corpus.text_reference", k=k + 1, text=reference))
+    candidate = _what_if(key, hyps, refs, settings, index)
+    if st.button(t("corpus.send_to_explain"), key="co_send_explain", help=t("corpus.send_to_explain_help")):
+        _send_to_explain(candidate, references, settings)
+    trace = cached.explain_cached(candidate, references, replace(settings, effective_order=True))
+    with st.container(border=True):
+        walkthrough.render(trace, "co_highlight")
