@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from bleu_core.options import BleuOptions, make_options
 from pages import state as S
@@ -48,16 +49,27 @@ def _set_uniform() -> None:
         st.session_state[S.settings_key(f"w{n}")] = 1.0
 
 
+#: Where the kept settings say which page drew the panel last.
+_PANEL_PAGE = S.KEPT + "settings_page"
+
+
+def _this_page() -> str:
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
 def _widget(name: str) -> str:
-    """The widget key of a setting, with its value restored if a page change dropped it."""
+    """The widget key of a setting, with its kept value restored if a page change dropped it or another page drew
+    the panel last."""
     key = S.settings_key(name)
-    S.restore(st.session_state, key, SETTING_DEFAULTS[name])
+    S.restore(st.session_state, key, SETTING_DEFAULTS[name], force=st.session_state.get(_PANEL_PAGE) != _this_page())
     return key
 
 
 def _keep_all() -> None:
     for name in SETTING_DEFAULTS:
         S.keep(st.session_state, S.settings_key(name))
+    st.session_state[_PANEL_PAGE] = _this_page()
 
 
 def bleu_settings(prefix: str | None = None) -> BleuOptions | None:

@@ -78,7 +78,15 @@ def _table(frame: pd.DataFrame) -> None:
 
 
 def _send_to_explain(candidate: str, references: tuple[str, ...], settings: BleuOptions) -> None:
+    """Button callback: the segment goes into Explain's keys before the run (a run cut short by a page switch
+    would not keep them)."""
     S.send_to_explain(st.session_state, candidate, references, settings)
+    st.session_state["co_go_explain"] = True
+
+
+def _open_explain() -> None:
+    if not st.session_state.pop("co_go_explain", False):
+        return
     try:
         st.switch_page(EXPLAIN_PAGE)
     except StreamlitAPIException:  # the page runs on its own (no navigation): the segment waits on Explain
@@ -148,8 +156,14 @@ def show_segments(
     for k, reference in enumerate(references):
         st.text(t("corpus.text_reference", k=k + 1, text=reference))
     candidate = _what_if(key, hyps, refs, settings, index)
-    if st.button(t("corpus.send_to_explain"), key="co_send_explain", help=t("corpus.send_to_explain_help")):
-        _send_to_explain(candidate, references, settings)
+    st.button(
+        t("corpus.send_to_explain"),
+        key="co_send_explain",
+        help=t("corpus.send_to_explain_help"),
+        on_click=_send_to_explain,
+        args=(candidate, references, settings),
+    )
+    _open_explain()
     trace = cached.explain_cached(candidate, references, replace(settings, effective_order=True))
     with st.container(border=True):
         walkthrough.render(trace, "co_highlight")

@@ -156,9 +156,13 @@ class LoadedFiles:
     source: Named | None = None
 
 
-def restore(session: MutableMapping[Any, Any], key: str, default: Any) -> None:
-    """Before drawing widget ``key``: give it its kept value (or ``default``) if a page change dropped it."""
-    if key not in session:
+def restore(session: MutableMapping[Any, Any], key: str, default: Any, force: bool = False) -> None:
+    """Before drawing widget ``key``: give it its kept value (or ``default``) if a page change dropped it.
+
+    ``force``: also when the key holds a value, for a widget another page drew last (Streamlit gives each page's
+    widget its own identity, so the other page's value would not reach it).
+    """
+    if force or key not in session:
         session[key] = session.get(KEPT + key, default)
 
 

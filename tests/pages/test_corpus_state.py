@@ -1,0 +1,158 @@
+"""AppTest through app.py: work on the Corpus page survives page changes, the settings panel is shared, a
+segment goes to Explain, what-if rescoring equals sacreBLEU on the edited corpus, and no shown table holds a
+null or a "None"/"nan"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from pages import state as S
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+CORPUS = str(ROOT / "pages" / "corpus.py")
+HYPS = list(DEMO_SYSTEMS["literal"])
+REFS = [list(stream) for stream in DEMO_REFERENCES]
+
+
+def text_bytes(lines: list[str]) -> bytes:
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def app_on(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page(page).run()
+    assert not at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def upload_demo_files(at: AppTest) -> AppTest:
+    at.radio(key="co_mode").set_value("upload").run()
+    at.file_uploader(key="co_hyp_file").set_value(("system.txt", text_bytes(HYPS), "text/plain"))
+    at.file_uploader(key="co_ref_files").set_value(
+        [(f"ref{k}.txt", text_bytes(stream), "text/plain") for k, stream in enumerate(REFS)]
+    )
+    return at.run()
+
+
+def test_uploads_survive_a_visit_to_explain() -> None:
+    at = upload_demo_files(app_on("pages/corpus.py"))
+    expected = f"{sacrebleu.corpus_bleu(HYPS, REFS).score:.2f}"
+    assert metric(at, "BLEU ×100") == expected
+    at.switch_page("pages/explain.py").run()
+    assert not at.exception
+    at.switch_page("pages/corpus.py").run()
+    assert not at.exception
+    assert at.radio(key="co_mode").value == "upload"
+    assert metric(at, "BLEU ×100") == expected
+    assert any("system\\.txt" in c.value and "ref0\\.txt" in c.value for c in at.caption), [c.value for c in at.caption]
+    files = at.session_state[S.FILES]
+    assert files.hypothesis == ("system.txt", HYPS) and [name for name, _ in files.references] == [
+        "ref0.txt",
+        "ref1.txt",
+    ]
+    # Clearing the files is the user's choice, not a page change's.
+    at.button(key="co_clear_files").click().run()
+    assert not at.metric
+
+
+def test_settings_chosen_on_corpus_are_in_force_on_compare() -> None:
+    at = app_on("pages/corpus.py")
+    at.selectbox(key="bleu_tokenize").set_value("intl").run()
+    at.checkbox(key="bleu_lowercase").check().run()
+    assert any("tok:intl" in c.value and "case:lc" in c.value for c in at.code)
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    assert at.selectbox(key="bleu_tokenize").value == "intl"
+    assert at.checkbox(key="bleu_lowercase").value is True
+    at.switch_page("pages/corpus.py").run()
+    assert at.selectbox(key="bleu_tokenize").value == "intl"
+
+
+def test_send_a_segment_to_explain() -> None:
+    at = app_on("pages/corpus.py")
+    at.selectbox(key="co_sort").set_value("segment").run()
+    at.number_input(key="co_segment").set_value(4).run()
+    at.button(key="co_send_explain").click().run()
+    assert not at.exception
+    assert at.text_input(key=S.CANDIDATE).value == HYPS[3]
+    assert at.text_area(key=S.REFERENCES).value == "\n".join(stream[3] for stream in REFS)
+    assert at.checkbox(key=S.EFFECTIVE).value is True
+
+
+def test_explain_keeps_its_own_text_entry() -> None:
+    source = (ROOT / "pages" / "explain.py").read_text(encoding="utf-8")
+    assert f'CUSTOM = "{S.EXPLAIN_CUSTOM}"' in source
+
+
+def test_what_if_equals_sacrebleu_on_the_edited_corpus() -> None:
+    at = AppTest.from_file(CORPUS, default_timeout=120).run()
+    at.selectbox(key="co_sort").set_value("segment").run()
+    at.number_input(key="co_segment").set_value(2).run()
+    at.text_area(key="co_edit_1").set_value(REFS[0][1]).run()
+    assert not at.exception
+    edited = list(HYPS)
+    edited[1] = REFS[0][1]
+    before = sacrebleu.corpus_bleu(HYPS, REFS).score
+    after = sacrebleu.corpus_bleu(edited, REFS).score
+    shown = next(m for m in at.metric if m.label == "corpus BLEU after the edit")
+    assert shown.value == f"{after:.2f}"
+    assert shown.delta == f"{after - before:+.3f}"
+    at.button(key="co_edit_reset_1").click().run()
+    assert at.text_area(key="co_edit_1").value == HYPS[1]
+    assert not any(m.label == "corpus BLEU after the edit" for m in at.metric)
+
+
+def test_follow_an_ngram_to_its_segments() -> None:
+    at = AppTest.from_file(CORPUS, default_timeout=120).run()
+    at.radio(key="co_view").set_value("ngrams").run()
+    chosen = at.selectbox(key="co_follow").value
+    table = next(d.value for d in at.dataframe if "hypothesis count" in d.value.columns)
+    assert len(table) >= 1
+    marked = " ".join(table["hypothesis"]) + " ".join(table["reference 1"])
+    assert f"⟦{chosen}⟧" in marked or "⟦" in marked
+
+
+def shown_problems(at: AppTest) -> list[str]:
+    problems = []
+    for frame in at.dataframe:
+        value = frame.value
+        if isinstance(value, pd.DataFrame):
+            visible = value.drop(columns=[c for c in value.columns if str(c).startswith("_")])
+            if visible.isna().any().any():
+                problems.append(f"null in {list(visible.columns)}")
+            cells = visible.astype(str)
+            if cells.isin(["None", "nan", "NaN"]).any().any():
+                problems.append(f"None/nan text in {list(visible.columns)}")
+    for element in (*at.markdown, *at.caption, *at.info, *at.warning):
+        if any(word in str(element.value).split() for word in ("None", "nan", "NaN")):
+            problems.append(str(element.value)[:80])
+    return problems
+
+
+@pytest.mark.parametrize("view", ["segments", "ngrams", "words", "lengths"])
+def test_no_nulls_or_none_in_what_the_page_shows(view: str) -> None:
+    at = AppTest.from_file(CORPUS, default_timeout=120).run()
+    at.radio(key="co_mode").set_value("paste").run()
+    at.text_area(key="co_paste_hyp").set_value("the cat\nthe cat sat on the mat .\n\n").run()
+    at.text_area(key="co_paste_ref0").set_value("a cat\nthe cat sat on a mat .\n\n").run()
+    at.radio(key="co_view").set_value(view).run()
+    assert not at.exception
+    assert at.metric, [e.value for e in at.error]
+    for words in ("frequency", "length", "score") if view == "words" else ("",):
+        if words:
+            at.radio(key="co_words_by").set_value(words).run()
+        assert shown_problems(at) == []
+    if view == "segments":
+        table = next(d.value for d in at.dataframe if "leave-one-out Δ" in d.value.columns)
+        assert table.loc[table["segment"] == 1, "p4"].item() == "—"
