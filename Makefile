@@ -68,6 +68,7 @@ test-slow: $(VENV)/.dev chromium nginx
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.compare_speed
+	$(BIN)/python -m bench.corpus_speed
 	$(BIN)/python -m bench.scale
 
 clean:
