@@ -8,9 +8,10 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from bleu_core.i18n import text
 from bleu_core.options import BleuOptions, make_options
 from pages import state as S
-from pages.i18n import t
+from pages.i18n import language, t
 
 
 def download_button(where: Any, label: str, data: Any, file_name: str, mime: str | None = None) -> None:
@@ -42,6 +43,12 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "max_n": 4,
     **{f"w{n}": 1.0 for n in range(1, S.MAX_ORDER_LIMIT + 1)},
 }
+
+
+def _bound(prefix: str) -> Any:
+    """A ``format_func`` for catalog names in this run's language (Streamlit's test runner calls it outside a run)."""
+    lang = language()
+    return lambda option: text(f"{prefix}{str(option).replace('-', '_')}", lang)
 
 
 def _set_uniform() -> None:
@@ -84,11 +91,17 @@ def bleu_settings(prefix: str | None = None) -> BleuOptions | None:
     with st.sidebar:
         st.header(t("settings.header"))
         st.selectbox(
-            t("settings.tokenizer"), list(S.TOKENIZER_LABELS), format_func=tokenizer_label, key=_widget("tokenize")
+            t("settings.tokenizer"),
+            list(S.TOKENIZER_LABELS),
+            format_func=_bound("settings.tok_"),
+            key=_widget("tokenize"),
         )
         st.checkbox(t("settings.lowercase"), key=_widget("lowercase"))
         smooth = st.selectbox(
-            t("settings.smoothing"), list(S.SMOOTH_LABELS), format_func=smooth_label, key=_widget("smooth")
+            t("settings.smoothing"),
+            list(S.SMOOTH_LABELS),
+            format_func=_bound("settings.smooth_"),
+            key=_widget("smooth"),
         )
         smooth_value = None
         if smooth in ("floor", "add-k"):

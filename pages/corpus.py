@@ -127,7 +127,7 @@ def main() -> None:
         t("corpus.view"),
         VIEWS,
         horizontal=True,
-        format_func=lambda v: t(f"corpus.view_{v}"),
+        format_func=corpus_inputs.choices("corpus.view_"),
         key=corpus_inputs._kept_widget("co_view", "segments"),
     )
     S.keep(st.session_state, "co_view")

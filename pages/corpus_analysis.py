@@ -17,6 +17,7 @@ from bleu_core.stopwords import STOPWORDS, guess_language
 from bleu_core.word_accuracy import LENGTH_EDGES, SCORE_EDGES, frequency_buckets, read_frequencies, segment_buckets
 from pages import cached, charts, corpus_analysis_views, views
 from pages import state as S
+from pages.corpus_inputs import choices
 from pages.corpus_views import MISSING
 from pages.i18n import t
 
@@ -134,12 +135,12 @@ def _ngram_filter(counts: Any, max_order: int) -> tuple[NgramFilter, Ranking]:
     language = cols[3].selectbox(
         t("corpus.stop_language"),
         languages,
-        format_func=lambda code: t(f"corpus.lang_{code}"),
+        format_func=choices("corpus.lang_"),
         key="co_stop_language",
         help=t("corpus.stop_language_help"),
     )
     rank: Ranking = cols[4].radio(
-        t("corpus.rank"), RANKINGS, format_func=lambda r: t(f"corpus.rank_{r}"), key="co_rank", horizontal=True
+        t("corpus.rank"), RANKINGS, format_func=choices("corpus.rank_"), key="co_rank", horizontal=True
     )
     keep = NgramFilter(
         min_order=min_order,
@@ -210,7 +211,7 @@ def _frequencies(counts: Any, key: str, settings: BleuOptions) -> dict[str, int]
     source = st.radio(
         t("corpus.freq_source"),
         ("test", "training"),
-        format_func=lambda s: t(f"corpus.freq_{s}"),
+        format_func=choices("corpus.freq_"),
         horizontal=True,
         key="co_freq_source",
     )
@@ -238,7 +239,7 @@ def show_words(
     kind = st.radio(
         t("corpus.words_by"),
         ("frequency", "length", "score"),
-        format_func=lambda k: t(f"corpus.words_{k}"),
+        format_func=choices("corpus.words_"),
         horizontal=True,
         key="co_words_by",
     )

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
 
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.i18n import text
 from bleu_core.reader import InputFileError
 from pages import cached, views
 from pages import state as S
-from pages.i18n import t
+from pages.i18n import language, t
 
 DEMO, UPLOAD, PASTE = "demo", "upload", "paste"
 MODES = (DEMO, UPLOAD, PASTE)
@@ -29,6 +31,15 @@ class Inputs:
     @property
     def names(self) -> tuple[str, ...]:
         return (self.hypothesis[0], *(name for name, _ in self.references))
+
+
+def choices(prefix: str) -> Callable[[object], str]:
+    """A ``format_func`` naming options from the catalog (``prefix`` + option id) in this run's language.
+
+    The language is read now, not when the function is called: Streamlit's test runner calls it outside a run.
+    """
+    lang = language()
+    return lambda option: text(f"{prefix}{option}", lang)
 
 
 def _decode(uploaded: Any, where: Any) -> Named | None:
@@ -130,7 +141,7 @@ def read_inputs() -> Inputs | None:
         t("corpus.input"),
         MODES,
         horizontal=True,
-        format_func=lambda m: t(f"corpus.mode_{m}"),
+        format_func=choices("corpus.mode_"),
         key=_kept_widget("co_mode", DEMO),
     )
     S.keep(ss, "co_mode")

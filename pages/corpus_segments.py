@@ -12,6 +12,7 @@ from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.options import BleuOptions
 from pages import cached, corpus_analysis_views, corpus_views, walkthrough
 from pages import state as S
+from pages.corpus_inputs import choices
 from pages.i18n import t
 
 #: Rows listed in the segment table (the downloads hold every segment).
@@ -57,7 +58,7 @@ def _table(frame: pd.DataFrame) -> None:
     score_range = cols[0].slider(t("corpus.filter_score"), 0.0, 100.0, (0.0, 100.0), step=1.0, key="co_score_range")
     length_range = cols[1].slider(t("corpus.filter_length"), 0, top_len, (0, top_len), key="co_length_range")
     sort = cols[2].selectbox(
-        t("corpus.sort"), list(corpus_views.SORTS), format_func=lambda s: t(f"corpus.sort_{s}"), key="co_sort"
+        t("corpus.sort"), list(corpus_views.SORTS), format_func=choices("corpus.sort_"), key="co_sort"
     )
     ascending = cols[3].toggle(t("corpus.ascending"), value=True, key="co_ascending")
     shown = corpus_views.filter_segments(frame, score_range, length_range, sort, ascending)
