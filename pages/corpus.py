@@ -17,7 +17,7 @@ from pages import (
     views,
 )
 from pages import state as S
-from pages.i18n import t
+from pages.i18n import language, t
 
 ensure_app_navigation()
 
@@ -52,8 +52,8 @@ def show_score(analysis: CorpusAnalysis) -> None:
     st.caption(t("corpus.ratio_line", ratio=f"{result.ratio:.3f}"))
     st.code(f"{result.signature}\n{result.format()}", language=None)
     left, right = st.columns(2)
-    charts.show(left, corpus_views.corpus_precision_chart, result)
-    charts.show(right, corpus_views.terms_chart, analysis)
+    charts.show(left, corpus_views.corpus_precision_chart, result, language())
+    charts.show(right, corpus_views.terms_chart, analysis, language())
     st.latex(corpus_views.bp_latex(result.sys_len, result.ref_len, result.bp))
     st.dataframe(
         corpus_views.terms_frame(analysis),
@@ -93,9 +93,19 @@ def show_score(analysis: CorpusAnalysis) -> None:
 def show_lengths(analysis: CorpusAnalysis, frame: object) -> None:
     buckets = length_buckets(analysis.stats, analysis.sentence, analysis.result.options)
     left, right = st.columns(2)
-    charts.show(left, corpus_views.ratio_histogram, frame)
-    charts.show(right, corpus_views.bucket_chart, buckets)
-    st.dataframe(corpus_views.bucket_frame(buckets), hide_index=True)
+    charts.show(left, corpus_views.ratio_histogram, frame, language())
+    charts.show(right, corpus_views.bucket_chart, buckets, language())
+    st.dataframe(
+        corpus_views.bucket_frame(buckets),
+        hide_index=True,
+        column_config={
+            "reference length": st.column_config.TextColumn(t("corpus.words_axis_length")),
+            "segments": st.column_config.NumberColumn(t("corpus.col_segments"), format="%d"),
+            "mean sentence BLEU": st.column_config.NumberColumn(t("corpus.col_mean_sentence_bleu"), format="%.2f"),
+            "corpus BLEU of bucket": st.column_config.NumberColumn(t("corpus.col_bucket_bleu"), format="%.2f"),
+            "c/r": st.column_config.TextColumn("c/r"),
+        },
+    )
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from bleu_core import BleuResult
 from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
+from bleu_core.i18n import text
 from bleu_core.ngram_lists import NgramTally
 from pages.views import fmt, frame_csv
 
@@ -39,16 +40,16 @@ def corpus_precision_frame(result: BleuResult) -> pd.DataFrame:
     )
 
 
-def corpus_precision_chart(result: BleuResult) -> alt.Chart:
+def corpus_precision_chart(result: BleuResult, lang: str = "en") -> alt.Chart:
     frame = corpus_precision_frame(result)
     frame["label"] = [f"{100 * p:.1f}%" for p in frame["p_n"]]
     base = alt.Chart(frame).encode(
-        x=alt.X("n:N", title="order", sort=None),
-        y=alt.Y("p_n:Q", title="precision p_n", scale=alt.Scale(domain=[0, 1])),
+        x=alt.X("n:N", title=text("corpus.chart_order", lang), sort=None),
+        y=alt.Y("p_n:Q", title=text("corpus.chart_precision_axis", lang), scale=alt.Scale(domain=[0, 1])),
         tooltip=["n", "fraction", alt.Tooltip("p_n:Q", format=".4f")],
     )
     return (base.mark_bar(color="#3b6ea8") + base.mark_text(dy=-8).encode(text="label:N")).properties(
-        height=260, title="Corpus n-gram precisions"
+        height=260, title=text("corpus.chart_precision_title", lang)
     )
 
 
@@ -66,19 +67,19 @@ def terms_frame(analysis: CorpusAnalysis) -> pd.DataFrame:
     )
 
 
-def terms_chart(analysis: CorpusAnalysis) -> alt.Chart:
+def terms_chart(analysis: CorpusAnalysis, lang: str = "en") -> alt.Chart:
     frame = terms_frame(analysis)
     frame["shown"] = [v if math.isfinite(v) else -10.0 for v in frame["value"]]
     frame["label"] = [fmt(v, 3) for v in frame["value"]]
     frame["costliest"] = frame["term"] == frame["term"][int(np.argmin(frame["value"]))]
     base = alt.Chart(frame).encode(
         x=alt.X("term:N", sort=None, title=None),
-        y=alt.Y("shown:Q", title="contribution to log BLEU"),
+        y=alt.Y("shown:Q", title=text("corpus.chart_terms_axis", lang)),
         tooltip=["term", "label", alt.Tooltip("points lost:Q", format=".2f")],
     )
     bars = base.mark_bar().encode(color=alt.condition("datum.costliest", alt.value("#b3261e"), alt.value("#7a5195")))
     return (bars + base.mark_text(dy=10).encode(text="label:N")).properties(
-        height=260, title="log BLEU = Σ w_n log p_n + log BP (red: costs the most)"
+        height=260, title=text("corpus.chart_terms_title", lang)
     )
 
 
@@ -141,7 +142,7 @@ def filter_segments(
     return frame[keep].sort_values([column, "segment"], ascending=[ascending, True], kind="stable")
 
 
-def ratio_histogram(frame: pd.DataFrame) -> alt.Chart:
+def ratio_histogram(frame: pd.DataFrame, lang: str = "en") -> alt.Chart:
     """Segments per 0.1-wide bin of c/r (binned here, so a big corpus sends only the bins to the browser)."""
     ratios = frame["_ratio"].dropna().clip(upper=3.0).to_numpy()
     edges = np.round(np.arange(0.0, 3.1001, 0.1), 1)
@@ -151,12 +152,12 @@ def ratio_histogram(frame: pd.DataFrame) -> alt.Chart:
         alt.Chart(data)
         .mark_bar(color="#3b6ea8")
         .encode(
-            x=alt.X("from:Q", bin="binned", title="hypothesis / reference length (capped at 3)"),
+            x=alt.X("from:Q", bin="binned", title=text("corpus.chart_ratio_axis", lang)),
             x2="to:Q",
-            y=alt.Y("segments:Q", title="segments"),
+            y=alt.Y("segments:Q", title=text("corpus.col_segments", lang)),
             tooltip=["from", "to", "segments"],
         )
-        .properties(height=240, title="Length ratio per segment (1 = same length)")
+        .properties(height=240, title=text("corpus.chart_ratio_title", lang))
     )
 
 
@@ -172,21 +173,31 @@ def bucket_frame(buckets: Sequence[LengthBucket]) -> pd.DataFrame:
     )
 
 
-def bucket_chart(buckets: Sequence[LengthBucket]) -> alt.Chart:
+def bucket_chart(buckets: Sequence[LengthBucket], lang: str = "en") -> alt.Chart:
     frame = bucket_frame(buckets).melt(
         id_vars=["reference length", "segments"], value_vars=["mean sentence BLEU", "corpus BLEU of bucket"]
     )
+    names = {
+        "mean sentence BLEU": text("corpus.col_mean_sentence_bleu", lang),
+        "corpus BLEU of bucket": text("corpus.col_bucket_bleu", lang),
+    }
+    frame["variable"] = frame["variable"].map(names)
     return (
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("reference length:N", sort=None, title="reference length (tokens)", axis=alt.Axis(labelAngle=0)),
+            x=alt.X(
+                "reference length:N",
+                sort=None,
+                title=text("corpus.words_axis_length", lang),
+                axis=alt.Axis(labelAngle=0),
+            ),
             xOffset="variable:N",
             y=alt.Y("value:Q", title="BLEU (0–100)"),
             color=alt.Color("variable:N", title=None),
             tooltip=["reference length", "segments", "variable", alt.Tooltip("value:Q", format=".2f")],
         )
-        .properties(height=240, title="BLEU by reference length")
+        .properties(height=240, title=text("corpus.chart_bucket_title", lang))
     )
 
 
