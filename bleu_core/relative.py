@@ -8,8 +8,9 @@ little.  This module judges each term against what is typical:
   system would get with that one term at the others' median;
 - **against its own decay**: the ratios p_{n+1}/p_n.  On all 78 WMT22 systems of the eight language pairs we
   measured (13a/zh/char as WMT used them), each ratio was larger than the one before (p2/p1 < p3/p2 <
-  p4/p3): once words match, longer matches get likelier.  A ratio that falls instead marks the order where
-  longer matches break off, and ``bleu_if_typical`` continues the previous ratio;
+  p4/p3): once words match, longer matches get likelier.  A ratio that falls instead (by more than
+  :data:`DECAY_TOLERANCE`) marks the order where longer matches break off, and ``bleu_if_typical`` continues
+  the previous ratio;
 - **length**: c/r below 1 costs BP; above :data:`LONG_RATIO` (the WMT22 systems stayed within 0.91-1.04) the
   extra words lower every p_n instead.
 
@@ -23,12 +24,16 @@ import math
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .api import BleuResult
 from .diagnosis import CorpusAnalysis
 
 #: c/r above this is long for a translation system (WMT22's 78 systems: 0.91 to 1.04).
 LONG_RATIO = 1.05
+#: A ratio p_{n+1}/p_n must fall by more than this below the one before to count as a break: on the WMT22
+#: systems each ratio exceeded the one before by at least about 0.008, so a smaller dip is noise of a small corpus.
+DECAY_TOLERANCE = 0.01
 
 # Finding codes (the pages hold one message per code).
 BELOW_OTHERS = "below_others"  # a p_n (or BP) lower than every other system's
@@ -173,15 +178,17 @@ def _decay(analysis: CorpusAnalysis, precisions: tuple[float, ...], ratios: tupl
     breaks = []
     for n in range(1, len(ratios)):
         before, after = ratios[n - 1], ratios[n]
-        if before is None or after is None or after >= before:
+        if before is None or after is None or after >= before - DECAY_TOLERANCE:
             continue
         # Order n + 2 if the ratio had stayed at its previous value.
         term = f"p{n + 2}"
         typical = precisions[n + 1] * before
         breaks.append(Finding(DECAY_BREAKS, term, after, before, _with_term(analysis, term, typical)))
-    if not breaks and len(ratios) > 1 and all(r is not None for r in ratios):
-        return [Finding(DECAY_REGULAR, f"p{len(precisions)}", float(ratios[-1] or 0.0), None)]
-    return breaks
+    known = [r for r in ratios if r is not None]
+    rising = len(known) == len(ratios) > 1 and all(a < b for a, b in pairwise(known))
+    if rising:
+        return [Finding(DECAY_REGULAR, f"p{len(precisions)}", known[-1], None)]
+    return breaks  # a dip within the tolerance is neither a break nor the usual rise: nothing to say
 
 
 def _length(analysis: CorpusAnalysis) -> list[Finding]:

@@ -202,7 +202,11 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], setting
             "hypothesis count": st.column_config.NumberColumn(t("corpus.col_hyp_count"), format="%d"),
             "reference count": st.column_config.NumberColumn(t("corpus.col_ref_count_max"), format="%d"),
             "matched": st.column_config.NumberColumn(t("corpus.col_matched"), format="%d"),
-            "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="large"),
+            "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="medium"),
+            **{
+                f"reference {k}": st.column_config.TextColumn(t("corpus.col_reference", k=k), width="medium")
+                for k in range(1, len(refs) + 1)
+            },
         },
     )
 

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from pages import state as S
+from tests.i18n_check import rendered_labels, untranslated
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -156,3 +157,14 @@ def test_no_nulls_or_none_in_what_the_page_shows(view: str) -> None:
     if view == "segments":
         table = next(d.value for d in at.dataframe if "leave-one-out Δ" in d.value.columns)
         assert table.loc[table["segment"] == 1, "p4"].item() == "—"
+
+
+@pytest.mark.parametrize("view", ["ngrams", "words", "lengths"])
+def test_the_corpus_page_speaks_chinese(view: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["ui_language"] = "zh"
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.radio(key="co_view").set_value(view).run()
+    assert not at.exception
+    assert untranslated(rendered_labels(at)) == {}
