@@ -71,12 +71,12 @@ def exercise_from_preset(preset: Preset) -> Exercise:
     return Exercise(preset.candidate, preset.references, options)
 
 
-def exercise_from_text(candidate: str, references: Sequence[str], max_order: int = 4) -> Exercise:
-    """The student's own sentences, with the exercises' settings (no smoothing)."""
+def exercise_from_text(candidate: str, references: Sequence[str], max_order: int = 4, smooth: str = "none") -> Exercise:
+    """The student's own sentences (blank reference lines dropped), with the exercises' settings."""
     refs = tuple(r for r in references if r.strip())
     if not candidate.strip() or not refs:
         raise ValueError("an exercise needs a candidate and at least one reference; fill in both")
-    return Exercise(candidate, refs, exercise_options(max_order))
+    return Exercise(candidate, refs, exercise_options(max_order, smooth))
 
 
 # --- the traps: one builder (draws sentences) and one check (the situation holds) each -------------------------
