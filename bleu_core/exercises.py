@@ -85,11 +85,11 @@ Sentences = tuple[list[str], list[list[str]]]
 
 
 def _repeated_words(rng: random.Random) -> Sentences:
-    """A word said three or four times that the references have once: clipping cuts it down."""
+    """A word said three or four times that each reference has once: clipping cuts it down to one (not two)."""
     reference = rng.sample(WORDS, rng.randint(6, 8))
     word = reference[0]
     candidate = [word] * rng.randint(3, 4) + reference[1 : rng.randint(4, len(reference) - 1)]
-    second = rng.sample([w for w in WORDS if w not in reference], 3) + reference[2:5]
+    second = [*rng.sample([w for w in WORDS if w not in reference], 2), word, *reference[2:5]]
     return candidate, [reference, second]
 
 

@@ -71,7 +71,8 @@ def initialize() -> list[str]:
     query = st.query_params
     problems = []
     ss[SOURCE], ss[SEED], ss[TRAP], ss[PRESET] = "generated", 1, ANY, DEFAULT_PRESET.name
-    ss[CANDIDATE], ss[REFERENCES], ss[MAX_N], ss[SMOOTH] = "", "", 4, "none"
+    ss[CANDIDATE], ss[REFERENCES] = DEFAULT_PRESET.candidate, "\n".join(DEFAULT_PRESET.references)
+    ss[MAX_N], ss[SMOOTH] = 4, "none"
     if "seed" in query:
         seed = query.get("seed", "")
         if seed.isdigit():

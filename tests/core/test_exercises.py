@@ -141,6 +141,7 @@ def test_every_mistakes_value_is_named_as_that_mistake_or_an_equal_one() -> None
     ("trap", "kind", "order", "mistake"),
     [
         ("repeated_words", "matches", 1, "not_clipped"),
+        ("repeated_words", "matches", 1, "summed_references"),
         ("repeated_words", "bleu", 0, "not_clipped"),
         ("length_tie", "reference_length", 0, "tie_longer"),
         ("length_tie", "bp", 0, "tie_longer"),
