@@ -239,11 +239,27 @@ def worked_answer(trace: Explanation, quantity: Quantity) -> str:
             t("exercise.answer_bp_one", c=c, r=r) if c >= r else t("exercise.answer_bp", c=c, r=r, bp=f"{trace.bp:.4f}")
         )
     if quantity.kind == "bleu":
+        if trace.no_unigram_match:
+            return t("exercise.answer_bleu_no_match")
         if trace.score == 0:
             return t("exercise.answer_bleu_zero")
         log_sum = trace.log_score - trace.log_bp
         return t("exercise.answer_bleu", bp=f"{trace.bp:.4f}", log_sum=f"{log_sum:.4f}", score=f"{trace.score:.4f}")
     return ""
+
+
+def clipping_table(trace: Explanation, n: int) -> None:
+    """The revealed counts of one order: every candidate n-gram, its count, its largest count in one reference."""
+    rows = trace.orders[n - 1].rows
+    st.dataframe(
+        {
+            t("exercise.column_ngram"): [row.text for row in rows],
+            t("exercise.column_count"): [row.candidate_count for row in rows],
+            t("exercise.column_max"): [row.max_reference_count for row in rows],
+            t("exercise.column_clipped"): [row.clipped for row in rows],
+        },
+        hide_index=True,
+    )
 
 
 def run_step(trace: Explanation, step: tuple[Quantity, ...], step_id: str, index: int, steps: int) -> bool:
@@ -285,6 +301,8 @@ def run_step(trace: Explanation, step: tuple[Quantity, ...], step_id: str, index
             st.info(t("exercise.answer", label=label(quantity), value=shown(quantity, expected_value(trace, quantity))))
         if worked := worked_answer(trace, step[0]):
             st.info(worked)
+        if step[0].kind == "matches":
+            clipping_table(trace, step[0].order)
     return solved or step_id in ss[REVEALED]
 
 

@@ -168,3 +168,15 @@ def test_next_exercise_changes_the_seed_and_clears_the_answers() -> None:
     at = at.run()
     assert at.query_params["seed"] == "5" and errors(at) == []
     assert at.code[0].value == generate_exercise(5).candidate
+
+
+def test_revealed_counts_come_with_the_clipping_table() -> None:
+    trace = generate_exercise(3, "repeated_words").explanation()
+    at = page(seed="3", trap="repeated_words")
+    at.button(key=next(str(b.key) for b in at.button if str(b.key).endswith("_1_reveal"))).click()
+    at = at.run()
+    table = at.dataframe[0].value
+    rows = trace.orders[0].rows
+    assert list(table[text("exercise.column_clipped")]) == [row.clipped for row in rows]
+    assert list(table[text("exercise.column_count")]) == [row.candidate_count for row in rows]
+    assert any(str(b.key).endswith("_2_check") for b in at.button)
