@@ -294,8 +294,8 @@ def run_step(trace: Explanation, step: tuple[Quantity, ...], step_id: str, index
     for verdict in verdicts:
         feedback(trace, verdict)
     solved = len(verdicts) == len(step) and all(v.correct for v in verdicts)
-    if not solved and step_id not in ss[REVEALED] and st.button(t("exercise.reveal"), key=f"{step_id}_reveal"):
-        ss[REVEALED].add(step_id)
+    if not solved and step_id not in ss[REVEALED]:  # a callback, so the button is gone in the run it causes
+        st.button(t("exercise.reveal"), key=f"{step_id}_reveal", on_click=ss[REVEALED].add, args=(step_id,))
     if step_id in ss[REVEALED] and not solved:
         for quantity in step:
             st.info(t("exercise.answer", label=label(quantity), value=shown(quantity, expected_value(trace, quantity))))

@@ -128,6 +128,7 @@ def test_reveal_shows_the_answer_and_opens_the_next_step() -> None:
     r = trace.length.chosen_length
     assert text("exercise.answer", label=text("exercise.reference_length"), value=str(r)) in shown
     assert any("the tie goes to the shorter" in s for s in shown)
+    assert not any(str(b.key).endswith(f"_{index}_reveal") for b in at.button), "a shown answer needs no button"
     assert any(str(b.key).endswith(f"_{index + 1}_check") for b in at.button)
 
 
