@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.examples import PRESETS
+from bleu_core.examples import PRESETS, Preset
 from bleu_core.exercise_checks import MISTAKES, Quantity, exercise_steps, expected_value, mistaken_values
-from bleu_core.exercises import generate_exercise
+from bleu_core.exercises import exercise_from_preset, generate_exercise
 from bleu_core.explain import Explanation
 from bleu_core.i18n import catalog, text
 from tests.i18n_check import rendered_labels, untranslated
@@ -181,3 +181,11 @@ def test_revealed_counts_come_with_the_clipping_table() -> None:
     assert list(table[text("exercise.column_clipped")]) == [row.clipped for row in rows]
     assert list(table[text("exercise.column_count")]) == [row.candidate_count for row in rows]
     assert any(str(b.key).endswith("_2_check") for b in at.button)
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.name)
+def test_every_example_opens_as_an_exercise(preset: Preset) -> None:
+    at = page(preset=preset.name)
+    assert not at.exception and len(at.warning) == 0
+    assert at.code[0].value == " ".join(exercise_from_preset(preset).explanation().candidate_tokens)
+    assert any(str(b.key).endswith("_1_check") for b in at.button)
