@@ -11,7 +11,7 @@ from bleu_core.explain import smoothing_alternatives
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.reader import InputFileError
 from bleu_core.tools.nltk import nltk_smoothing_scores
-from pages import cached, controls, ensure_app_navigation, views, walkthrough
+from pages import cached, controls, ensure_app_navigation, exercise, views, walkthrough
 from pages import state as S
 
 ensure_app_navigation()
@@ -264,6 +264,9 @@ def sync_query(candidate: str, references: list[str], options: BleuOptions | Non
         st.query_params.from_dict(wanted)
 
 
+if st.query_params.get("exercise") == "1":
+    exercise.render_exercise()
+    st.stop()
 st.title("Explain BLEU, step by step")
 st.caption("One candidate against its references: tokens, clipped counts, precisions, brevity penalty, score.")
 for problem in initialize():
