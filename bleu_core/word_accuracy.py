@@ -12,7 +12,8 @@ Buckets:
 - by word frequency: the word's count in all the test set's references (every stream), or in a training
   frequency list (``word count`` per line, :func:`read_frequencies`); both the hypothesis and the reference
   occurrences of a word fall in its bucket;
-- by segment: the segment's reference length r (BLEU's closest-length rule) or its sentence BLEU.
+- by segment: the segment's reference length r (BLEU's closest-length rule), its source length
+  (:func:`source_lengths`) or its sentence BLEU.
 
 Precision = matched / hypothesis words, recall = matched / reference words, F = 2PR / (P + R); each is None
 where its denominator is 0.
@@ -28,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .corpus_ngrams import CorpusNgrams
+from .tokenizers import tokenize_lines
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -163,3 +165,10 @@ def segment_buckets(
     per_segment = np.asarray(values, dtype=np.float64)
     keys = per_segment[words.segment] if words.segment.shape[0] else np.zeros(0)
     return _buckets(words, keys, edges, words.segment, 0.0)
+
+
+def source_lengths(source: Sequence[str]) -> IntArray:
+    """Tokens per source line, counted with the ``zh`` tokenizer: as 13a on Latin text, one token per Chinese
+    character (the source language is unknown, so one rule that suits both kinds of script)."""
+    lengths: IntArray = np.asarray([len(tokens) for tokens in tokenize_lines(list(source), "zh")], dtype=np.int64)
+    return lengths

@@ -146,7 +146,7 @@ def main() -> None:
     elif view == "ngrams":
         corpus_analysis.show_ngrams(key, hyps, streams, settings)
     elif view == "words":
-        corpus_analysis.show_words(key, analysis, hyps, streams, settings)
+        corpus_analysis.show_words(key, analysis, hyps, streams, settings, source)
     else:
         show_lengths(analysis, frame)
     cols = st.columns(2)

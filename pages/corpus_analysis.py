@@ -14,7 +14,14 @@ from bleu_core.produced_ngrams import RANKINGS, NgramFilter, Ranking, produced_l
 from bleu_core.reader import InputFileError
 from bleu_core.relative import Finding
 from bleu_core.stopwords import STOPWORDS, guess_language
-from bleu_core.word_accuracy import LENGTH_EDGES, SCORE_EDGES, frequency_buckets, read_frequencies, segment_buckets
+from bleu_core.word_accuracy import (
+    LENGTH_EDGES,
+    SCORE_EDGES,
+    frequency_buckets,
+    read_frequencies,
+    segment_buckets,
+    source_lengths,
+)
 from pages import cached, charts, corpus_analysis_views, views
 from pages import state as S
 from pages.corpus_inputs import choices
@@ -234,7 +241,12 @@ def _frequencies(counts: Any, key: str, settings: BleuOptions) -> dict[str, int]
 
 
 def show_words(
-    key: str, analysis: CorpusAnalysis, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions
+    key: str,
+    analysis: CorpusAnalysis,
+    hyps: list[str],
+    refs: list[list[str | None]],
+    settings: BleuOptions,
+    source: list[str] | None = None,
 ) -> None:
     counts = _counts(key, hyps, refs, settings)
     if counts is None:
@@ -242,7 +254,7 @@ def show_words(
     st.caption(t("corpus.words_caption"))
     kind = st.radio(
         t("corpus.words_by"),
-        ("frequency", "length", "score"),
+        ("frequency", "length", "score", *(("source",) if source is not None else ())),
         format_func=choices("corpus.words_"),
         horizontal=True,
         key="co_words_by",
@@ -253,6 +265,9 @@ def show_words(
         label = corpus_analysis_views.frequency_label
     elif kind == "length":
         buckets = segment_buckets(words, analysis.stats.ref_len.astype(float), LENGTH_EDGES)
+        label = corpus_analysis_views.frequency_label
+    elif kind == "source" and source is not None:
+        buckets = segment_buckets(words, source_lengths(source).astype(float), LENGTH_EDGES)
         label = corpus_analysis_views.frequency_label
     else:
         buckets = segment_buckets(words, 100 * analysis.sentence, SCORE_EDGES)

@@ -251,3 +251,9 @@ def test_reference_frequency_counts_every_stream() -> None:
     corpus = tokenize_corpus(["a"], [["a a"], ["a b"]], "13a", False)
     assert reference_frequencies(count_ngrams(corpus, 1)) == Counter({"a": 3, "b": 1})
     assert replace(OPTIONS).tokenize == "13a"
+
+
+def test_source_lengths_count_chinese_characters() -> None:
+    from bleu_core.word_accuracy import source_lengths
+
+    assert source_lengths(["Das ist gut.", "我们今天去公园", ""]).tolist() == [4, 7, 0]

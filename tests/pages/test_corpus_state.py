@@ -168,3 +168,17 @@ def test_the_corpus_page_speaks_chinese(view: str) -> None:
     at.radio(key="co_view").set_value(view).run()
     assert not at.exception
     assert untranslated(rendered_labels(at)) == {}
+
+
+def test_source_is_shown_and_bucketed() -> None:
+    at = upload_demo_files(AppTest.from_file(CORPUS, default_timeout=120).run())
+    source = [f"Quelle {i} ." for i in range(len(HYPS))]
+    at.file_uploader(key="co_src_file").set_value(("source.de", text_bytes(source), "text/plain")).run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "leave-one-out Δ" in d.value.columns)
+    assert table.sort_values("segment")["source"].tolist() == source
+    assert list(table.columns[:4]) == ["segment", "sentence BLEU", "source", "hypothesis"]
+    at.radio(key="co_view").set_value("words").run()
+    at.radio(key="co_words_by").set_value("source").run()
+    buckets = next(d.value for d in at.dataframe if "F-measure" in d.value.columns)
+    assert buckets["bucket"].tolist() == ["1–9"] and buckets["count"].tolist() == [len(HYPS)]
