@@ -181,4 +181,4 @@ def test_source_is_shown_and_bucketed() -> None:
     at.radio(key="co_view").set_value("words").run()
     at.radio(key="co_words_by").set_value("source").run()
     buckets = next(d.value for d in at.dataframe if "F-measure" in d.value.columns)
-    assert buckets["bucket"].tolist() == ["1–9"] and buckets["count"].tolist() == [len(HYPS)]
+    assert buckets["bucket"].tolist() == ["0–9"] and buckets["count"].tolist() == [len(HYPS)]
