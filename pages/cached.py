@@ -24,7 +24,7 @@ from bleu_core.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.explain import Explanation, explain
 from bleu_core.lint import LintFinding, lint_corpus
 from bleu_core.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, tallies_from_counts
-from bleu_core.produced_ngrams import NgramStat, ngram_stats
+from bleu_core.produced_ngrams import NgramFilter, NgramStat, ProducedLists, Ranking, ngram_stats, produced_lists
 from bleu_core.ranking import Comparison, compare_from_stats
 from bleu_core.relative import RelativeDiagnosis, relative_diagnosis
 from bleu_core.what_if import WhatIf, replace_segment
@@ -231,6 +231,15 @@ def ngram_stats_cached(key: str, counts: CorpusNgrams) -> tuple[NgramStat, ...]:
     corpus = counts.corpus
     return _remember(
         ("ngram_stats", key, corpus.tokenize, corpus.lowercase, counts.max_order), lambda: ngram_stats(counts)
+    )
+
+
+def produced_cached(key: str, counts: CorpusNgrams, keep: NgramFilter, rank: Ranking) -> ProducedLists:
+    """The under- and over-produced lists for one filter and ranking (a rerun for another widget reuses them)."""
+    corpus = counts.corpus
+    return _remember(
+        ("produced", key, corpus.tokenize, corpus.lowercase, counts.max_order, keep, rank),
+        lambda: produced_lists(ngram_stats_cached(key, counts), keep, rank, top=25),
     )
 
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.options import BleuOptions
-from bleu_core.produced_ngrams import RANKINGS, NgramFilter, Ranking, produced_lists
+from bleu_core.produced_ngrams import RANKINGS, NgramFilter, Ranking
 from bleu_core.reader import InputFileError
 from bleu_core.relative import Finding
 from bleu_core.stopwords import STOPWORDS, guess_language
@@ -185,7 +185,7 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], setting
     if counts is None:
         return
     keep, rank = _ngram_filter(counts, settings.max_order)
-    lists = produced_lists(cached.ngram_stats_cached(key, counts), keep, rank, top=25)
+    lists = cached.produced_cached(key, counts, keep, rank)
     left, right = st.columns(2)
     left.markdown(t("corpus.under_header"))
     _produced_table(left, corpus_analysis_views.produced_frame(lists.under, True), "co_under")
