@@ -138,7 +138,7 @@ def main() -> None:
         VIEWS,
         horizontal=True,
         format_func=corpus_inputs.choices("corpus.view_"),
-        key=corpus_inputs._kept_widget("co_view", "segments"),
+        key=corpus_inputs.kept_widget("co_view", "segments"),
     )
     S.keep(st.session_state, "co_view")
     if view == "segments":

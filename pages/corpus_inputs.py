@@ -50,7 +50,9 @@ def _decode(uploaded: Any, where: Any) -> Named | None:
         return None
 
 
-def _kept_widget(key: str, default: Any) -> str:
+def kept_widget(key: str, default: Any) -> str:
+    """The widget key ``key``, its value restored from the session store if a page change dropped it (call
+    :func:`pages.state.keep` after drawing the widget)."""
     S.restore(st.session_state, key, default)
     return key
 
@@ -113,15 +115,15 @@ def _pasted() -> Inputs | None:
     ss = st.session_state
     hyp_text = st.text_area(
         t("corpus.paste_hypothesis"),
-        key=_kept_widget("co_paste_hyp", "\n".join(DEMO_SYSTEMS["literal"])),
+        key=kept_widget("co_paste_hyp", "\n".join(DEMO_SYSTEMS["literal"])),
         height=150,
     )
-    count = int(st.number_input(t("corpus.paste_count"), 1, 4, key=_kept_widget("co_paste_n", 1)))
+    count = int(st.number_input(t("corpus.paste_count"), 1, 4, key=kept_widget("co_paste_n", 1)))
     references = []
     for k, column in enumerate(st.columns(count)):
         default = "\n".join(DEMO_REFERENCES[k]) if k < len(DEMO_REFERENCES) else ""
         text = column.text_area(
-            t("corpus.paste_reference", k=k + 1), key=_kept_widget(f"co_paste_ref{k}", default), height=150
+            t("corpus.paste_reference", k=k + 1), key=kept_widget(f"co_paste_ref{k}", default), height=150
         )
         named = _paste_lines(text, t("corpus.reference_name", k=k + 1), column)
         if named is not None:
@@ -142,11 +144,11 @@ def read_inputs() -> Inputs | None:
         MODES,
         horizontal=True,
         format_func=choices("corpus.mode_"),
-        key=_kept_widget("co_mode", DEMO),
+        key=kept_widget("co_mode", DEMO),
     )
     S.keep(ss, "co_mode")
     if mode == DEMO:
-        name = st.selectbox(t("corpus.demo_system"), list(DEMO_SYSTEMS), key=_kept_widget("co_demo", "literal"))
+        name = st.selectbox(t("corpus.demo_system"), list(DEMO_SYSTEMS), key=kept_widget("co_demo", "literal"))
         S.keep(ss, "co_demo")
         return Inputs(
             (f"{name}.txt", list(DEMO_SYSTEMS[name])),

@@ -9,6 +9,8 @@ from dataclasses import replace
 
 import pytest
 import sacrebleu
+from hypothesis import given
+from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from bleu_core import corpus_bleu, make_options
@@ -257,3 +259,39 @@ def test_source_lengths_count_chinese_characters() -> None:
     from bleu_core.word_accuracy import source_lengths
 
     assert source_lengths(["Das ist gut.", "我们今天去公园", ""]).tolist() == [4, 7, 0]
+
+
+corpus_lines = st.lists(
+    st.tuples(
+        st.text(alphabet="ab c.", max_size=12),
+        st.text(alphabet="ab c.", max_size=12),
+        st.text(alphabet="ab c.", max_size=12),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@given(corpus_lines, st.data())
+def test_what_if_equals_recomputation_on_random_corpora(lines: list[tuple[str, str, str]], data: st.DataObject) -> None:
+    hyps = [h for h, _, _ in lines]
+    refs = [[r for _, r, _ in lines], [r for _, _, r in lines]]
+    index = data.draw(st.integers(0, len(hyps) - 1))
+    new = data.draw(st.text(alphabet="ab c.", max_size=12))
+    stats, _ = corpus_statistics(hyps, refs, OPTIONS)
+    change = replace_segment(stats, index, new, [r[index] for r in refs], OPTIONS, 2)
+    edited = list(hyps)
+    edited[index] = new
+    assert change.after == corpus_bleu(edited, refs, OPTIONS)
+
+
+@given(corpus_lines)
+def test_word_buckets_sum_to_the_unigram_statistics(lines: list[tuple[str, str, str]]) -> None:
+    hyps = [h for h, _, _ in lines]
+    refs = [[r for _, r, _ in lines], [r for _, _, r in lines]]
+    counts = count_ngrams(tokenize_corpus(hyps, refs, "13a", False), 1)
+    buckets = frequency_buckets(word_counts(counts), reference_frequencies(counts))
+    result = corpus_bleu(hyps, refs, OPTIONS)
+    assert sum(b.matched for b in buckets) == result.counts[0]
+    assert sum(b.hypothesis for b in buckets) == result.totals[0]
+    assert all(b.matched <= min(b.hypothesis, b.reference) for b in buckets)
