@@ -67,8 +67,13 @@ def _other_systems(n_segments: int) -> dict[str, list[str]]:
     """Other systems' outputs for the same test set, kept in the shared store (loaded here or on Compare)."""
     ss = st.session_state
     systems = S.other_systems(ss)
+    # Clearing gives the uploader a new key: Streamlit cannot empty an uploader from the script.
+    generation = ss.setdefault(S.KEPT + "co_other_generation", 0)
     uploaded = st.file_uploader(
-        t("diagnosis.others_upload"), accept_multiple_files=True, key="co_other_files", help=t("diagnosis.others_help")
+        t("diagnosis.others_upload"),
+        accept_multiple_files=True,
+        key=f"co_other_files_{generation}",
+        help=t("diagnosis.others_help"),
     )
     for file in uploaded or []:
         try:
@@ -82,8 +87,14 @@ def _other_systems(n_segments: int) -> dict[str, list[str]]:
     if len(usable) < len(systems):
         st.warning(t("diagnosis.others_mismatch", count=len(systems) - len(usable), segments=n_segments))
     if systems:
-        st.button(t("diagnosis.others_clear"), key="co_other_clear", on_click=lambda: ss.pop(S.SYSTEMS, None))
+        st.button(t("diagnosis.others_clear"), key="co_other_clear", on_click=_clear_others)
     return usable
+
+
+def _clear_others() -> None:
+    ss = st.session_state
+    ss.pop(S.SYSTEMS, None)
+    ss[S.KEPT + "co_other_generation"] = ss.get(S.KEPT + "co_other_generation", 0) + 1
 
 
 def show_diagnosis(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions) -> None:

@@ -182,3 +182,18 @@ def test_source_is_shown_and_bucketed() -> None:
     at.radio(key="co_words_by").set_value("source").run()
     buckets = next(d.value for d in at.dataframe if "F-measure" in d.value.columns)
     assert buckets["bucket"].tolist() == ["0–9"] and buckets["count"].tolist() == [len(HYPS)]
+
+
+def test_other_systems_make_the_diagnosis_relative() -> None:
+    at = AppTest.from_file(CORPUS, default_timeout=120).run()
+    others = [(f"{name}.txt", text_bytes(list(lines)), "text/plain") for name, lines in DEMO_SYSTEMS.items()]
+    at.file_uploader(key="co_other_files_0").set_value(others).run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "others' median" in d.value.columns)
+    assert table["term"].tolist()[:4] == ["p1", "p2", "p3", "p4"] and table["term"].tolist()[-2:] == ["BP", "c/r"]
+    # The demo's own system is among the loaded ones: it ranks among len(DEMO_SYSTEMS) + 1 systems.
+    assert all(rank.endswith(f"/ {len(DEMO_SYSTEMS) + 1}") for rank in table["rank"])
+    assert not shown_problems(at)
+    assert at.session_state[S.SYSTEMS].keys() == {f"{name}.txt" for name in DEMO_SYSTEMS}
+    at.button(key="co_other_clear").click().run()
+    assert not any("others' median" in d.value.columns for d in at.dataframe)
