@@ -65,23 +65,24 @@ def _uploads() -> Inputs | None:
     left, middle, right = st.columns(3)
     # A widget key present before drawing means the uploader was on screen in the last run: an empty one was
     # emptied by the user.  Absent, the page was just opened, and the store's files are the ones to use.
-    alive = {key: key in ss for key in ("co_hyp_file", "co_ref_files", "co_src_file")}
-    hyp_file = left.file_uploader(t("corpus.hypothesis"), key="co_hyp_file", help=t("corpus.hypothesis_help"))
+    hyp_key, ref_key, src_key = (_uploader_key(base) for base in ("co_hyp_file", "co_ref_files", "co_src_file"))
+    alive = {key: key in ss for key in (hyp_key, ref_key, src_key)}
+    hyp_file = left.file_uploader(t("corpus.hypothesis"), key=hyp_key, help=t("corpus.hypothesis_help"))
     ref_files = middle.file_uploader(
-        t("corpus.references"), accept_multiple_files=True, key="co_ref_files", help=t("corpus.references_help")
+        t("corpus.references"), accept_multiple_files=True, key=ref_key, help=t("corpus.references_help")
     )
-    src_file = right.file_uploader(t("corpus.source"), key="co_src_file", help=t("corpus.source_help"))
+    src_file = right.file_uploader(t("corpus.source"), key=src_key, help=t("corpus.source_help"))
     if hyp_file is not None:
         files = replace(files, hypothesis=_decode(hyp_file, left))
-    elif alive["co_hyp_file"]:
+    elif alive[hyp_key]:
         files = replace(files, hypothesis=None)
     if ref_files:
         files = replace(files, references=tuple(n for f in ref_files if (n := _decode(f, middle)) is not None))
-    elif alive["co_ref_files"]:
+    elif alive[ref_key]:
         files = replace(files, references=())
     if src_file is not None:
         files = replace(files, source=_decode(src_file, right))
-    elif alive["co_src_file"]:
+    elif alive[src_key]:
         files = replace(files, source=None)
     ss[S.FILES] = files
     kept = [named for named, widget in ((files.hypothesis, hyp_file), (files.source, src_file)) if named and not widget]
@@ -99,8 +100,19 @@ def _uploads() -> Inputs | None:
     return Inputs(files.hypothesis, files.references, files.source)
 
 
+#: Bumped by "clear": the uploaders get new keys, since Streamlit cannot empty an uploader from the script.
+_GENERATION = S.KEPT + "co_upload_generation"
+
+
+def _uploader_key(base: str) -> str:
+    generation = st.session_state.get(_GENERATION, 0)
+    return base if not generation else f"{base}_{generation}"
+
+
 def _clear_files() -> None:
-    st.session_state[S.FILES] = S.LoadedFiles()
+    ss = st.session_state
+    ss[S.FILES] = S.LoadedFiles()
+    ss[_GENERATION] = ss.get(_GENERATION, 0) + 1
 
 
 def _paste_lines(text: str, name: str, where: Any) -> Named | None:
