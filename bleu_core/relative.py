@@ -202,7 +202,10 @@ def _length(analysis: CorpusAnalysis) -> list[Finding]:
 
 
 def _costliest(analysis: CorpusAnalysis) -> list[Finding]:
+    """Which term costs the most, and whether that is the usual one; nothing when it is BP (:data:`SHORT` says it)."""
     worst = analysis.costliest
+    if worst.name == "BP":
+        return []
     value = analysis.result.bp if worst.name == "BP" else raw_precisions(analysis.result)[int(worst.name[1:]) - 1]
     largest = f"p{max(int(t.name[1:]) for t in analysis.terms if t.name != 'BP')}"
     code = COSTLIEST_EXPECTED if worst.name == largest else COSTLIEST_UNUSUAL
