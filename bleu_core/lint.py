@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 NamedLines = tuple[str, Sequence[str]]
 
@@ -21,7 +21,10 @@ class LintFinding:
 
     level: str  # "error": cannot score; "warning": the score is probably misleading; "info"
     code: str
-    message: str
+    message: str  # in English (the command line, the English pages)
+    #: The catalog message (``lint.<key>`` in bleu_core/locales) and its values, for the pages in other languages.
+    key: str = field(default="", compare=False)
+    params: tuple[tuple[str, str | int], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,11 @@ def _count(n: int, noun: str = "line") -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
+def _numbers(numbers: Sequence[int], limit: int = 5) -> str:
+    """Line numbers for any language: "3, 5, 7 …"."""
+    return ", ".join(str(n) for n in numbers[:limit]) + (" …" if len(numbers) > limit else "")
+
+
 def _where(numbers: Sequence[int], limit: int = 5) -> str:
     shown = ", ".join(str(n) for n in numbers[:limit])
     return f"line{'s' if len(numbers) > 1 else ''} {shown}{' …' if len(numbers) > limit else ''}"
@@ -92,7 +100,7 @@ def check_references_present(inputs: LintInput) -> list[LintFinding]:
     """At least one reference file."""
     if inputs.references:
         return []
-    return [LintFinding("error", "no-references", "Add at least one reference file.")]
+    return [LintFinding("error", "no-references", "Add at least one reference file.", "no_references")]
 
 
 def check_line_counts(inputs: LintInput) -> list[LintFinding]:
@@ -105,6 +113,8 @@ def check_line_counts(inputs: LintInput) -> list[LintFinding]:
             f"{name} has {_count(len(lines))} but the hypothesis {hyp_name} has {_count(len(hyp_lines))}. "
             "Each reference line must translate the hypothesis line with the same number: check that "
             "both files come from the same test set and that no line was added or lost.",
+            "line_count",
+            (("name", name), ("lines", len(lines)), ("hypothesis", hyp_name), ("hyp_lines", len(hyp_lines))),
         )
         for name, lines in inputs.references
         if len(lines) != len(hyp_lines)
@@ -114,7 +124,11 @@ def check_line_counts(inputs: LintInput) -> list[LintFinding]:
 def check_hypothesis_present(inputs: LintInput) -> list[LintFinding]:
     """The hypothesis has at least one line."""
     hyp_name, hyp_lines = inputs.hypothesis
-    return [] if hyp_lines else [LintFinding("error", "empty", f"{hyp_name} has no lines.")]
+    return (
+        []
+        if hyp_lines
+        else [LintFinding("error", "empty", f"{hyp_name} has no lines.", "empty", (("name", hyp_name),))]
+    )
 
 
 def check_empty_lines(inputs: LintInput) -> list[LintFinding]:
@@ -129,9 +143,13 @@ def check_empty_lines(inputs: LintInput) -> list[LintFinding]:
                 else "an empty reference has length 0 and matches nothing"
             )
             message = f"{name} has {len(empty)} empty line{_plural(len(empty))} ({_where(empty)}); {effect}."
-            findings.append(LintFinding("warning", "empty-lines", message))
+            key = "empty_lines_hypothesis" if position == 0 else "empty_lines_reference"
+            params = (("name", name), ("count", len(empty)), ("where", _numbers(empty)))
+            findings.append(LintFinding("warning", "empty-lines", message, key, params))
         elif lines and len(empty) == len(lines):
-            findings.append(LintFinding("error", "all-empty", f"{name} has only empty lines."))
+            findings.append(
+                LintFinding("error", "all-empty", f"{name} has only empty lines.", "all_empty", (("name", name),))
+            )
     return findings
 
 
@@ -154,6 +172,13 @@ def check_tokenized(inputs: LintInput) -> list[LintFinding]:
                     f"clitics split off by spaces (e.g. {_where(tokenized, 3)}). BLEU's tokenizer expects plain "
                     "(detokenized) text; scoring tokenized text usually inflates BLEU and is not comparable with "
                     "published scores. Detokenize both sides, or knowingly choose the whitespace tokenizer.",
+                    "tokenized",
+                    (
+                        ("name", name),
+                        ("count", len(tokenized)),
+                        ("lines", nonempty),
+                        ("where", _numbers(tokenized, 3)),
+                    ),
                 )
             )
     return findings
@@ -172,7 +197,9 @@ def check_cjk(inputs: LintInput) -> list[LintFinding]:
                 "splits only at spaces and punctuation, so whole phrases become single tokens and BLEU "
                 f"collapses. Use the {advice} tokenizer."
             )
-            return [LintFinding("warning", "cjk", message)]
+            key = "cjk_char" if kana else "cjk_zh"
+            params = (("name", name), ("share", f"{100 * share:.0f}"), ("tokenizer", inputs.tokenize))
+            return [LintFinding("warning", "cjk", message, key, params)]
     return []
 
 
@@ -186,7 +213,8 @@ def check_whitespace(inputs: LintInput) -> list[LintFinding]:
                 f"{name} has leading or trailing whitespace on {len(padded)} line{_plural(len(padded))} "
                 f"({_where(padded)}); the tokenizers ignore it."
             )
-            findings.append(LintFinding("info", "whitespace", message))
+            params = (("name", name), ("count", len(padded)), ("where", _numbers(padded)))
+            findings.append(LintFinding("info", "whitespace", message, "whitespace", params))
     return findings
 
 
@@ -199,6 +227,8 @@ def check_identical(inputs: LintInput) -> list[LintFinding]:
             "identical",
             f"The hypothesis {hyp_name} is identical to the reference {name}, so BLEU is 100. "
             "Did you upload the same file twice?",
+            "identical",
+            (("hypothesis", hyp_name), ("name", name)),
         )
         for name, lines in inputs.references
         if hyp_lines and list(lines) == list(hyp_lines)
@@ -216,7 +246,8 @@ def check_invisible(inputs: LintInput) -> list[LintFinding]:
         f"{len(controls)} line{_plural(len(controls))} ({_where(controls)}); they are part of "
         "the tokens and can prevent matches."
     )
-    return [LintFinding("info", "invisible", message)]
+    params = (("name", hyp_name), ("count", len(controls)), ("where", _numbers(controls)))
+    return [LintFinding("info", "invisible", message, "invisible", params)]
 
 
 #: The checks, in the order their findings are listed within a level.

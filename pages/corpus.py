@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core.diagnosis import CorpusAnalysis, length_buckets
+from bleu_core.lint import LintFinding
 from pages import (
     cached,
     charts,
@@ -25,17 +26,24 @@ LEVELS = {"error": st.error, "warning": st.warning, "info": st.info}
 VIEWS = ("segments", "ngrams", "words", "lengths")
 
 
+def finding_message(finding: LintFinding) -> str:
+    """A linter finding in the interface language (English: the linter's own message, with exact plurals)."""
+    if language() == "en" or not finding.key:
+        return finding.message
+    return t(f"lint.{finding.key}", **dict(finding.params))
+
+
 def show_findings(names: tuple[str, ...], hyps: list[str], refs: list[list[str]], tokenize: str) -> bool:
     """The input linter's findings; True when the corpus can be scored."""
     findings = cached.lint_cached(cached.corpus_key(hyps, refs), names, hyps, refs, tokenize)
     notes = [f for f in findings if f.level == "info"]
     for finding in findings:
         if finding.level != "info":
-            LEVELS[finding.level](views.md_escape(finding.message))
+            LEVELS[finding.level](views.md_escape(finding_message(finding)))
     if notes:
         with st.expander(t("corpus.notes", count=len(notes))):
             for finding in notes:
-                st.info(views.md_escape(finding.message))
+                st.info(views.md_escape(finding_message(finding)))
     return not any(f.level == "error" for f in findings)
 
 

@@ -82,3 +82,29 @@ def test_characteristic_ngrams_count_clipped_matches() -> None:
     more_b = {c.ngram: (c.matches, c.others) for c in contrasts["B"][0]}
     assert more_b == {"sat": (1, 0.0), "on": (1, 0.0), "mat": (1, 0.0)}
     assert {c.ngram for c in contrasts["B"][1]} == {"the", "cat"}
+
+
+def test_every_finding_has_a_catalog_message_in_every_language() -> None:
+    from bleu_core.i18n import LANGUAGES, text
+
+    cases = [
+        (CLEAN, []),
+        (CLEAN, [("short.txt", ["one line"])]),
+        (("hyp.txt", []), [("ref.txt", [])]),
+        (("hyp.txt", ["", "x"]), [("ref.txt", ["", "y"])]),
+        (CLEAN, [("ref.txt", ["", " "])]),
+        (("hyp.txt", ["The cat sat .", "It 's fine ."]), [CLEAN_REF]),
+        (("hyp.txt", ["我们今天去公园", "他说你好"]), [("ref.txt", ["我们去公园", "你好"])]),
+        (("hyp.txt", ["こんにちは世界", "ありがとう"]), [("ref.txt", ["こんにちは", "どうも"])]),
+        (("hyp.txt", [" padded ", "x"]), [CLEAN_REF]),
+        (CLEAN, [("copy.txt", list(CLEAN[1]))]),
+        (("hyp.txt", ["a\u200bb", "c"]), [CLEAN_REF]),
+    ]
+    keys = set()
+    for hypothesis, references in cases:
+        for finding in lint_corpus(hypothesis, references, "13a"):
+            assert finding.key, finding.code
+            keys.add(finding.key)
+            for language in LANGUAGES:
+                assert text(f"lint.{finding.key}", language, **dict(finding.params))
+    assert len(keys) == 12

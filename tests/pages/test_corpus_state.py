@@ -197,3 +197,16 @@ def test_other_systems_make_the_diagnosis_relative() -> None:
     assert at.session_state[S.SYSTEMS].keys() == {f"{name}.txt" for name in DEMO_SYSTEMS}
     at.button(key="co_other_clear").click().run()
     assert not any("others' median" in d.value.columns for d in at.dataframe)
+
+
+def test_linter_findings_speak_chinese() -> None:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["ui_language"] = "zh"
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.radio(key="co_mode").set_value("paste").run()
+    at.text_area(key="co_paste_hyp").set_value("the cat sat .\nit is n't here .").run()
+    at.text_area(key="co_paste_ref0").set_value("the cat sat .\nit is n't here .").run()
+    warnings = [w.value for w in at.warning]
+    assert any("看起来已经分过词" in w for w in warnings) and any("完全相同" in w for w in warnings), warnings
+    assert untranslated(warnings, allowed=["hypothesis", "reference"]) == {}
