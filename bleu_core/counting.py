@@ -266,15 +266,21 @@ def _joint_order(
 def _joint_statistics(
     hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], options: _Options
 ) -> tuple[SegmentStats, IntArray]:
-    """Statistics of one chunk whose references are used once, and the references of each segment.
+    """Statistics of one chunk whose references are used once, and the references of each segment."""
+    tokenize, lowercase, max_order = options
+    encoded, ref_lengths, bound = _encode_once(hypotheses, streams, tokenize, lowercase)
+    return joint_statistics(encoded, ref_lengths, bound, max_order), (ref_lengths >= 0).sum(axis=1)
+
+
+def joint_statistics(encoded: Sequence[Encoded], ref_lengths: IntArray, bound: int, max_order: int) -> SegmentStats:
+    """Statistics of encoded streams (stream 0 the hypotheses, ids below ``bound``, -1 for a token that can match
+    nothing) against references used once (``ref_lengths``: segments x references, -1 where missing).
 
     Only an n-gram that both the hypothesis and a reference of its segment hold can match, so the
     hypothesis and the references are counted together and each order extends just the n-grams that
     occurred on both sides at the order before (prepared references must count every n-gram).
     """
-    tokenize, lowercase, max_order = options
-    encoded, ref_lengths, bound = _encode_once(hypotheses, streams, tokenize, lowercase)
-    hyp = encoded[0]  # stream 0 is the hypothesis
+    hyp = encoded[0]
     n_segments = hyp.lengths.shape[0]
     stacked = Stacked.of(encoded, np.concatenate([enc.ids for enc in encoded]))
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
@@ -284,7 +290,7 @@ def _joint_statistics(
         if counted is None:
             break
         matches[:, n - 1], rank = counted
-    return SegmentStats.from_counts(matches, hyp.lengths, ref_lengths), (ref_lengths >= 0).sum(axis=1)
+    return SegmentStats.from_counts(matches, hyp.lengths, ref_lengths)
 
 
 _Options = tuple[str, bool, int]
