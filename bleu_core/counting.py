@@ -245,10 +245,13 @@ def _joint_order(
     del ordered
     at = start[order]  # the position of every sorted n-gram
     del start, order
-    group = np.cumsum(change) - 1  # the n-gram of every sorted position
+    group = np.cumsum(change, dtype=np.int64)
+    group -= 1  # the n-gram of every sorted position
     n_groups = int(group[-1]) + 1
-    counts = np.bincount(group * n_streams + stacked.stream[at], minlength=n_groups * n_streams)
-    counts = counts.reshape(n_groups, n_streams)  # stream 0 is the hypothesis
+    pairs = group * n_streams
+    pairs += stacked.stream[at]
+    counts = np.bincount(pairs, minlength=n_groups * n_streams).reshape(n_groups, n_streams)  # stream 0: hypothesis
+    del pairs
     most = counts[:, 1].copy() if n_streams > 1 else np.zeros(n_groups, dtype=np.int64)
     for k in range(2, n_streams):
         np.maximum(most, counts[:, k], out=most)

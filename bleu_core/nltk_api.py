@@ -182,17 +182,13 @@ def _native_errors(function: Any, *args: Any) -> Any:
         raise
 
 
-def _listed(items: Any) -> list[Any]:
-    """``items`` as a list (a list is kept, not copied: nothing here changes it)."""
-    return items if type(items) is list else list(items)
-
-
 def _corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[list[list[Hashable]]], list[list[Hashable]]]:
     """The corpus as lists; tokens stay as given (counting compares them as NLTK's Counters do)."""
     if len(list_of_references) != len(hypotheses):
         raise AssertionError("The number of hypotheses and their reference(s) should be the same ")
-    hyps = [_listed(hypothesis) for hypothesis in hypotheses]
-    refs = [[_listed(ref) for ref in references] for references in list_of_references]
+    # Lists are kept, not copied (nothing here changes them); other sequences become lists.
+    hyps = [h if type(h) is list else list(h) for h in hypotheses]
+    refs = [[r if type(r) is list else list(r) for r in rs] for rs in list_of_references]
     for i, references in enumerate(refs if not all(refs) else ()):
         if not references:  # NLTK fails on the first n-gram it looks up, or else on min() of no lengths
             if hyps[i]:
