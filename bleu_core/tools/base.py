@@ -155,6 +155,40 @@ class ImplementationTrace:
 
 
 @dataclass(frozen=True, slots=True)
+class CorpusSums:
+    """What a corpus score reads of :class:`CorpusCounts`: the counts summed over segments, and per order the
+    segments without n-grams (NLTK's corpus BLEU needs no more).  :meth:`CorpusCounts.sums` sums per-segment
+    counts; :meth:`of_statistics` sums an engine's statistics without a tuple per segment."""
+
+    max_order: int
+    segments: int
+    matches: tuple[int, ...]  # clipped matches per order
+    totals: tuple[int, ...]  # candidate n-grams per order
+    empty_segments: tuple[int, ...]  # per order, the segments without candidate n-grams of that order
+    candidate_length: int  # c
+    closest_length: int  # r by the shared rule (ties to the shorter), summed
+    only_lengths: tuple[int, ...] = ()  # a one-segment corpus: its reference lengths (for the length note)
+
+    @staticmethod
+    def of_statistics(stats: SegmentStats, only_lengths: tuple[int, ...] = ()) -> CorpusSums:
+        """The sums of an engine's segment statistics (``only_lengths`` as in the field)."""
+        return CorpusSums(
+            stats.max_order,
+            len(stats),
+            tuple(stats.matches.sum(axis=0).tolist()),
+            tuple(stats.totals.sum(axis=0).tolist()),
+            tuple((stats.totals == 0).sum(axis=0).tolist()),
+            int(stats.hyp_len.sum()),
+            int(stats.ref_len.sum()),
+            only_lengths,
+        )
+
+    def length_note(self, rule: str) -> str:
+        """How r was chosen, in words (see :func:`length_note`)."""
+        return segments_length_note(rule, self.candidate_length, self.segments, self.only_lengths, self.closest_length)
+
+
+@dataclass(frozen=True, slots=True)
 class CorpusCounts:
     """Clipped counts of a tokenized corpus by bleu_core's rules, per segment and summed, and every reference
     length a tool may need (a tool that deviates from the closest-reference rule starts from those)."""
@@ -189,6 +223,12 @@ class CorpusCounts:
     def empty_segments(self) -> tuple[int, ...]:
         """Per order, the segments without candidate n-grams of that order (NLTK counts a phantom one for each)."""
         return tuple(row.count(0) for row in zip(*self.segment_totals, strict=True)) or (0,) * self.max_order
+
+    def sums(self) -> CorpusSums:
+        """The summed counts (what a corpus score reads)."""
+        only = self.reference_lengths[0] if self.segments == 1 else ()
+        sums = (self.matches, self.totals, self.empty_segments)
+        return CorpusSums(self.max_order, self.segments, *sums, self.candidate_length, self.closest_length, only)
 
     def statistics(self) -> SegmentStats:
         """The segment statistics of bleu_core's engine (:meth:`SegmentStats.from_counts`) for these counts."""
@@ -253,10 +293,14 @@ def shared_brevity_penalty(candidate_length: int, reference_length: int) -> floa
 
 def length_note(rule: str, candidate_length: int, lengths: Sequence[Sequence[int]], chosen: int) -> str:
     """How r was chosen, in words (``lengths``: each segment's reference lengths)."""
-    if len(lengths) != 1:
+    return segments_length_note(rule, candidate_length, len(lengths), lengths[0] if len(lengths) == 1 else (), chosen)
+
+
+def segments_length_note(rule: str, candidate_length: int, segments: int, only: Sequence[int], chosen: int) -> str:
+    """:func:`length_note` from the number of segments and, for a single segment, its reference lengths ``only``."""
+    if segments != 1:
         how = {SHORTEST: "the shortest", CLOSEST_FIRST: "the closest (ties to the first listed)"}
-        return f"r = {chosen}, the sum over {len(lengths)} segments of {how.get(rule, 'the closest')} reference length"
-    (only,) = lengths
+        return f"r = {chosen}, the sum over {segments} segments of {how.get(rule, 'the closest')} reference length"
     listed = ", ".join(str(length) for length in only)
     if len(only) == 1:
         return f"r = {chosen}, the only reference's length"

@@ -21,13 +21,13 @@ from ..explain import Explanation
 from .base import (
     CLOSEST,
     CorpusCounts,
+    CorpusSums,
     Implementation,
     ImplementationTrace,
     OrderStep,
     OriginalToolError,
     ToolTrace,
     count_corpus,
-    length_note,
     number,
     plain_note,
 )
@@ -125,7 +125,7 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     return math.exp(1 - closest_ref_len / hyp_len)
 
 
-def denominators(counts: CorpusCounts) -> tuple[list[int], list[int]]:
+def denominators(counts: CorpusCounts | CorpusSums) -> tuple[list[int], list[int]]:
     """NLTK's denominators per order, and how many segments had none of that order's n-grams.
 
     NLTK's deviation from the shared totals ("denominator is minimum 1"): each segment's count of candidate
@@ -156,7 +156,7 @@ def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -
 
 
 def _orders(
-    counts: CorpusCounts,
+    counts: CorpusSums,
     table: tuple[list[int], list[int]],
     p_n: Sequence[Precision] | None,
     weight: Sequence[float],
@@ -180,7 +180,7 @@ def _orders(
 
 
 def trace_nltk(
-    counts: CorpusCounts,
+    counts: CorpusCounts | CorpusSums,
     last: tuple[Sequence[str], Sequence[Sequence[str]]],
     weight: tuple[float, ...],
     method: int = 0,
@@ -194,22 +194,23 @@ def trace_nltk(
     ``counts`` has ``len(weight)`` orders or more (NLTK counts up to the longest weight vector); ``last`` is the
     last segment's (hypothesis, references), which smoothing reads; ``params`` are (epsilon, alpha, k).
     """
-    c, r = counts.candidate_length, counts.closest_length  # r: the shared closest rule, which NLTK follows
+    sums = counts if isinstance(counts, CorpusSums) else counts.sums()
+    c, r = sums.candidate_length, sums.closest_length  # r: the shared closest rule, which NLTK follows
     bp = brevity_penalty(r, c)
-    note = length_note(CLOSEST, c, counts.reference_lengths, r)
-    numerators, epsilon, table = counts.matches, params[0], denominators(counts)
+    note = sums.length_note(CLOSEST)
+    numerators, epsilon, table = sums.matches, params[0], denominators(sums)
     if numerators[0] == 0:
-        orders = _orders(counts, table, None, weight, method, epsilon)
+        orders = _orders(sums, table, None, weight, method, epsilon)
         return ToolTrace(orders, c, r, note, bp, "no unigram match: 0", 0.0)
     given = SmoothingInput(numerators, table[0], last[1], last[0], c, *params)
     try:
         p_n = smooth(method, given)
     except OriginalToolError as error:
-        orders = _orders(counts, table, None, weight, method, epsilon)
+        orders = _orders(sums, table, None, weight, method, epsilon)
         return ToolTrace(orders, c, r, note, bp, f"NLTK fails: {error}", math.nan, failure=str(error))
     if auto_reweigh and c < 4 and default_weights:
         weight = (1 / c,) * c  # NLTK re-weighs only its default tuple, and only for corpora under 4 tokens
-    orders = _orders(counts, table, p_n, weight, method, epsilon)
+    orders = _orders(sums, table, p_n, weight, method, epsilon)
     # Orders whose smoothed precision is 0 (method4 with c <= 1) are left out of the sum, as NLTK does.
     s = math.fsum(o.weight * math.log(o.precision) for o in orders if o.precision > 0)
     return ToolTrace(orders, c, r, note, bp, "", bp * math.exp(s))
@@ -222,7 +223,7 @@ def _nltk_traces(
     smoothing: object,
     auto_reweigh: object,
     params: tuple[float, float, float],
-    count: Callable[[list[list[str]], list[list[list[str]]], int], CorpusCounts] = count_corpus,
+    count: Callable[[list[list[str]], list[list[list[str]]], int], CorpusCounts | CorpusSums] = count_corpus,
 ) -> list[ToolTrace]:
     """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments.
 
