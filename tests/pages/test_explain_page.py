@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.examples import PRESETS, Preset
-from bleu_core.explain import explain
-from pages.state import build_query
+from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
+from bleu_core.explain import Explanation, explain, paper_text
+from pages.explain_link import build_link, preset_values
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
 
@@ -30,11 +30,15 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def preset_query(preset: Preset) -> dict[str, str | list[str]]:
-    options = preset.options()
-    weights = list(options.get("weights", [1.0] * options.get("max_order", 4)))
-    return build_query(
-        preset.candidate, list(preset.references), len(weights), weights, options["tokenize"], options["smooth"], False
-    )
+    """The preset's text and settings written out in full (no ``preset`` parameter)."""
+    return build_link({**preset_values(preset), "preset": None})
+
+
+def explain_preset(preset: Preset) -> Explanation:
+    candidate, references = preset.candidate, list(preset.references)
+    if preset.paper:
+        candidate, references = paper_text(candidate), [paper_text(r) for r in references]
+    return explain(candidate, references, **preset.options())
 
 
 def test_opens_on_the_default_example() -> None:
@@ -47,11 +51,11 @@ def test_opens_on_the_default_example() -> None:
     assert at.query_params["candidate"] == "the love can always do"
 
 
-@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.name)
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
 def test_each_preset_link_reproduces_its_numbers(preset: Preset) -> None:
     at = page(preset_query(preset))
     assert not at.exception
-    expected = explain(preset.candidate, list(preset.references), **preset.options())
+    expected = explain_preset(preset)
     assert metric(at, "BLEU (0–1)") == f"{expected.score:.4f}"
     assert metric(at, "brevity penalty") == f"{expected.bp:.4f}"
     assert metric(at, "c / r") == f"{expected.length.candidate_length} / {expected.length.chosen_length}"
@@ -63,19 +67,21 @@ def test_each_preset_link_reproduces_its_numbers(preset: Preset) -> None:
 @pytest.mark.parametrize(
     ("name", "fragment", "score"),
     [
-        ("Love can always: three orders, a length tie", "p3 = 1/3", "0.4642"),
-        ("Clipping: the the the …", "p1 = 2/7", None),
-        ("Clipping bigrams: the cat the cat on the mat", "p2 = 4/6", None),
-        ("Clipping bigrams: the cat ×3 on the mat", "p2 = 6/8", None),
-        ("Papineni et al.: candidate 1", "p4 = 4/15", None),
-        ("Quick brown fox: one word changed", "p1 = 8/9", "0.7506"),
-        ("Quick brown fox: shorter", "p1 = 7/7", "0.7515"),
-        ("MATLAB: fast brown fox summary, weights [1 1 1 1]", "p4 = 5/7", "0.7825"),
-        ("MATLAB: fast brown fox summary, weights [1 1]", "p2 = 7/9", "0.8367"),
+        ("love", "p3 = 1/3", "0.4642"),
+        ("clip_the", "p1 = 2/7", None),
+        ("clip_paper", "p1 = 2/7", "0.2857"),
+        ("clip_bigrams", "p2 = 4/6", None),
+        ("clip_bigrams3", "p2 = 6/8", None),
+        ("papineni1", "p4 = 4/15", None),
+        ("of_the", "p2 = 1/1", "0.0009"),
+        ("fox_one", "p1 = 8/9", "0.7506"),
+        ("fox_shorter", "p1 = 7/7", "0.7515"),
+        ("matlab4", "p4 = 5/7", "0.7825"),
+        ("matlab2", "p2 = 7/9", "0.8367"),
     ],
 )
 def test_textbook_numbers_on_the_page(name: str, fragment: str, score: str | None) -> None:
-    preset = next(p for p in PRESETS if p.name == name)
+    preset = PRESET_BY_KEY[name]
     at = page(preset_query(preset))
     assert fragment in shown_text(at)
     if score is not None:
@@ -84,10 +90,10 @@ def test_textbook_numbers_on_the_page(name: str, fragment: str, score: str | Non
 
 def test_preset_menu_loads_settings() -> None:
     at = page()
-    at.selectbox(key="ex_preset").set_value("MATLAB: fast brown fox summary, weights [1 1]").run()
+    at.selectbox(key="ex_preset").set_value("matlab2").run()
     assert at.slider(key="ex_max_n").value == 2
     assert metric(at, "BLEU (0–1)") == "0.8367"
-    assert at.query_params["weights"] == "1,1" or at.query_params["weights"] == "0.5,0.5"
+    assert at.query_params["preset"] == "matlab2" and at.query_params["max_n"] == "2"
 
 
 def test_sliders_change_tables_and_score() -> None:
@@ -113,7 +119,7 @@ def test_weight_shortcuts() -> None:
 
 
 def test_zero_precision_is_explained_with_smoothing_alternatives() -> None:
-    preset = next(p for p in PRESETS if p.name == "Papineni et al.: candidate 2")
+    preset = PRESET_BY_KEY["papineni2"]
     at = page(preset_query(preset))
     warning = " ".join(w.value for w in at.warning)
     assert "unsmoothed BLEU is 0" in warning and "exp →" in warning and "floor →" in warning
