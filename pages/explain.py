@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
 from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
 from bleu_core.explain import paper_text, smoothing_alternatives
+from bleu_core.i18n import text
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.reader import InputFileError
 from bleu_core.tools.nltk import nltk_smoothing_scores
@@ -194,12 +196,21 @@ def sidebar() -> tuple[BleuOptions | None, list[float]]:
             st.caption(
                 t("settings.normalized", weights=", ".join(f"w{n} = {w / total:.3f}" for n, w in enumerate(raw, 1)))
             )
+        lang = language()  # bound now: AppTest calls format functions outside the session
         st.selectbox(
-            t("settings.tokenizer"), list(S.TOKENIZER_LABELS), format_func=controls.tokenizer_label, key=S.TOKENIZE
+            t("settings.tokenizer"),
+            list(S.TOKENIZER_LABELS),
+            format_func=lambda name: text(f"settings.tok_{name}", lang),
+            key=S.TOKENIZE,
         )
         st.checkbox(t("settings.lowercase"), key=S.LOWERCASE)
         st.checkbox(t("explain.paper"), key=PAPER, help=t("explain.paper_help"))
-        st.selectbox(t("settings.smoothing"), list(S.SMOOTH_LABELS), format_func=controls.smooth_label, key=S.SMOOTH)
+        st.selectbox(
+            t("settings.smoothing"),
+            list(S.SMOOTH_LABELS),
+            format_func=lambda name: text(f"settings.smooth_{name.replace('-', '_')}", lang),
+            key=S.SMOOTH,
+        )
         smooth_value = smoothing_value()
         st.checkbox(t("explain.effective"), key=S.EFFECTIVE, help=t("explain.effective_help"))
     if total <= 0:
@@ -216,9 +227,9 @@ def sidebar() -> tuple[BleuOptions | None, list[float]]:
     return options, raw
 
 
-def preset_label(key: str) -> str:
+def preset_label(key: str, lang: str) -> str:
     preset = PRESET_BY_KEY.get(key)
-    return t("explain.custom") if preset is None else preset.name.render(language())
+    return text("explain.custom", lang) if preset is None else preset.name.render(lang)
 
 
 def inputs() -> tuple[str, list[str]]:
@@ -226,7 +237,7 @@ def inputs() -> tuple[str, list[str]]:
     st.selectbox(
         t("explain.example"),
         [CUSTOM, *(p.key for p in PRESETS)],
-        format_func=preset_label,
+        format_func=partial(preset_label, lang=language()),
         key=S.PRESET,
         on_change=on_preset,
     )

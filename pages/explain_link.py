@@ -219,5 +219,5 @@ def build_link(values: Mapping[str, Any]) -> dict[str, str | list[str]]:
     query["paper"] = "1" if values["paper"] else "0"
     if values.get("present"):
         query["present"] = "1"
-        query["step"] = str(values.get("step", 1))
+        query["step"] = str(int(values.get("step", 1)))
     return query
