@@ -28,14 +28,20 @@ header[data-testid="stHeader"] { display: none !important; }
 [data-testid="stTable"] td, [data-testid="stTable"] th, [data-testid="stCaptionContainer"] {
   font-size: 24px !important;
 }
-[data-testid="stTable"] td, [data-testid="stTable"] th { padding: 2px 10px !important; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { padding: 1px 10px !important; line-height: 1.3 !important; }
 [data-testid="stHeading"] h2 { font-size: 36px !important; padding: 0.2rem 0 !important; }
 .katex { font-size: 1.5em !important; }
-[data-testid="stMetricValue"] { font-size: 64px !important; }
-[data-testid="stMetricLabel"] p { font-size: 24px !important; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
+  font-size: 64px !important; line-height: 1.2 !important;
+}
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p { font-size: 28px !important; }
 .stButton button p, [data-testid="stWidgetLabel"] p { font-size: 22px !important; }
 </style>
 """
+
+
+#: Table rows (with the header) that fit one screen beside the heading, the p_n line and the buttons.
+ROWS_PER_TABLE = 10
 
 
 def steps(trace: Explanation) -> list[tuple[str, int]]:
@@ -89,8 +95,13 @@ def show_order(trace: Explanation, n: int) -> None:
     lang = language()
     order = trace.orders[n - 1]
     st.subheader(t("present.order_title", n=n))
-    # st.table: every row at full height, the totals row always visible (no inner scrolling)
-    st.table(views.order_table(order, len(trace.references), lang).astype(str))
+    # st.table: every row at full height, the totals row always visible (no inner scrolling); long tables are
+    # split side by side so that they fit a 720 px screen
+    table = views.order_table(order, len(trace.references), lang, compact=True).astype(str)
+    parts = min(3, max(1, math.ceil(len(table) / ROWS_PER_TABLE)))
+    size = math.ceil(len(table) / parts)
+    for column, start in zip(st.columns(parts), range(0, len(table), size), strict=False):
+        column.table(table.iloc[start : start + size].reset_index(drop=True))
     st.markdown(walkthrough.precision_line(trace, order))
 
 
@@ -103,7 +114,8 @@ def show_precisions(trace: Explanation) -> None:
             st.markdown(walkthrough.precision_line(trace, order))
         if trace.no_unigram_match:
             st.markdown(t("explain.early_return"))
-    charts.show(right, views.precision_chart, trace, lang, True, width="stretch")
+    # theme None: the spec's own projector sizes (axis text 20 px), not Streamlit's theme
+    right.vega_lite_chart(spec=charts.chart_spec(views.precision_chart, trace, lang, True), width="stretch", theme=None)
 
 
 def show_lengths(trace: Explanation) -> None:

@@ -41,11 +41,13 @@ def ref_label(index: int) -> str:
     return f"r{index + 1}"
 
 
-def order_table(order: OrderBreakdown, n_refs: int, lang: str = "en") -> pd.DataFrame:
-    """The textbook clipped-count table of one order, with a totals row."""
-    ngram, cand = text("explain.col_ngram", lang), text("explain.col_candidate", lang)
-    refs = [text("explain.col_reference", lang, ref=ref_label(k)) for k in range(n_refs)]
-    top, clipped = text("explain.col_max", lang), text("explain.col_clipped", lang)
+def order_table(order: OrderBreakdown, n_refs: int, lang: str = "en", compact: bool = False) -> pd.DataFrame:
+    """The textbook clipped-count table of one order, with a totals row (``compact``: short headers)."""
+    ngram = text("explain.col_ngram", lang)
+    cand = text("present.col_candidate" if compact else "explain.col_candidate", lang)
+    refs = [ref_label(k) if compact else text("explain.col_reference", lang, ref=ref_label(k)) for k in range(n_refs)]
+    top = text("present.col_max" if compact else "explain.col_max", lang)
+    clipped = text("present.col_clipped" if compact else "explain.col_clipped", lang)
     rows = []
     for row in order.rows:
         record: dict[str, object] = {ngram: row.text, cand: row.candidate_count}
@@ -81,9 +83,10 @@ def precision_frame(explanation: Explanation) -> pd.DataFrame:
 def _styled(chart: alt.LayerChart, large: bool) -> alt.LayerChart:
     """Horizontal axis labels always; projector sizes (>= 18 px) in presentation mode."""
     size = 20 if large else 12
-    return chart.configure_axis(
-        labelAngle=0, labelFontSize=size, titleFontSize=size, labelOverlap=True
-    ).configure_title(fontSize=size + 4)
+    styled = chart.configure_axis(labelAngle=0, labelFontSize=size, titleFontSize=size, labelOverlap=True)
+    if large:  # the y title horizontal, above the axis: nothing to read sideways on a projector
+        styled = styled.configure_axisY(titleAngle=0, titleAlign="left", titleBaseline="bottom", titleX=-40, titleY=-12)
+    return styled.configure_title(fontSize=size + 4)
 
 
 def precision_chart(explanation: Explanation, lang: str = "en", large: bool = False) -> alt.LayerChart:
@@ -92,12 +95,19 @@ def precision_chart(explanation: Explanation, lang: str = "en", large: bool = Fa
     frame["label"] = list(frame["fraction"])
     base = alt.Chart(frame).encode(
         x=alt.X("n:N", title=text("explain.chart_order", lang), sort=None),
-        y=alt.Y("p_n (used):Q", title=text("explain.chart_precision", lang), scale=alt.Scale(domain=[0, 1.1])),
+        y=alt.Y(
+            "p_n (used):Q",
+            title=text("explain.chart_precision", lang),
+            scale=alt.Scale(domain=[0, 1.1]),
+            axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+        ),
         tooltip=["n", "fraction", alt.Tooltip("p_n (used):Q", format=".4f"), alt.Tooltip("weight:Q", format=".3f")],
     )
     bars = base.mark_bar(color="#3b6ea8")
     labels = base.mark_text(dy=-12 if large else -8, fontSize=20 if large else 11).encode(text="label:N")
-    chart = (bars + labels).properties(height=380 if large else 260, title=text("explain.chart_precisions", lang))
+    chart = (bars + labels).properties(height=360 if large else 260)
+    if not large:  # on the projector the step's heading names the chart
+        chart = chart.properties(title=text("explain.chart_precisions", lang))
     return _styled(chart, large)
 
 
