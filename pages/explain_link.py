@@ -88,14 +88,13 @@ def _weights(raw: str, problems: list[Message]) -> list[float] | None:
     try:
         weights = [float(w) for w in raw.split(",") if w.strip()]
     except ValueError:
-        weights = []
-    if (
-        not weights
-        or len(weights) > MAX_ORDER_LIMIT
-        or any(not math.isfinite(w) or w < 0 for w in weights)
-        or sum(weights) <= 0
-    ):
-        problems.append(Message("explain.bad_weights", {"limit": MAX_ORDER_LIMIT, "value": repr(raw)}))
+        problems.append(Message("explain.bad_weights_numbers", {"value": repr(raw)}))
+        return None
+    if not weights or len(weights) > MAX_ORDER_LIMIT:
+        problems.append(Message("explain.bad_weights_count", {"limit": MAX_ORDER_LIMIT, "value": repr(raw)}))
+        return None
+    if any(not math.isfinite(w) or w < 0 for w in weights) or sum(weights) <= 0:
+        problems.append(Message("explain.bad_weights", {"value": repr(raw)}))
         return None
     return weights
 
