@@ -265,63 +265,79 @@ def reference_marks(explanation: Explanation, order: OrderBreakdown, k: int) -> 
 
 
 def markdown_report(explanation: Explanation, lang: str = "en") -> str:
-    """The whole worked example as Markdown (user text escaped)."""
+    """The whole worked example as Markdown in ``lang`` (user text escaped)."""
     o = explanation.options
-    lines = [
-        "# BLEU walkthrough",
-        "",
-        f"**Candidate:** {md_escape(explanation.candidate)}",
-        "",
-    ]
-    lines += [f"**Reference {k + 1}:** {md_escape(ref)}  " for k, ref in enumerate(explanation.references)]
-    lines += [
-        "",
-        f"Settings: max n = {o.max_order}, weights = {', '.join(f'{w:.3g}' for w in o.weights)}, "
-        f"tokenizer = {o.tokenize}, lowercase = {o.lowercase}, smoothing = {o.smooth}, "
-        f"effective order = {o.effective_order}.",
-        "",
-        "## Tokens",
-        "",
-        f"- candidate ({len(explanation.candidate_tokens)}): {md_escape(' '.join(explanation.candidate_tokens))}",
-    ]
+
+    def say(key: str, **params: object) -> str:
+        return text(f"explain.report_{key}", lang, **params)
+
+    lines = [f"# {say('title')}", "", f"**{say('candidate')}:** {md_escape(explanation.candidate)}", ""]
+    lines += [f"**{say('reference', k=k + 1)}:** {md_escape(ref)}  " for k, ref in enumerate(explanation.references)]
+    settings = say(
+        "settings",
+        max_n=o.max_order,
+        weights=", ".join(f"{w:.3g}" for w in o.weights),
+        tokenizer=o.tokenize,
+        lowercase=int(o.lowercase),
+        smoothing=o.smooth,
+        effective=int(o.effective_order),
+    )
+    lines += ["", settings, "", f"## {say('tokens')}", ""]
+    lines.append(
+        f"- {say('candidate')} ({len(explanation.candidate_tokens)}): "
+        f"{md_escape(' '.join(explanation.candidate_tokens))}"
+    )
     lines += [
         f"- {ref_label(k)} ({len(tokens)}): {md_escape(' '.join(tokens))}"
         for k, tokens in enumerate(explanation.reference_tokens)
     ]
     for order in explanation.orders:
         table = order_table(order, len(explanation.references), lang)
-        lines += ["", f"## {order.order}-grams: p{order.order} = {order.fraction} = {fmt(order.raw_precision)}", ""]
+        heading = text("explain.order_tab", lang, n=order.order)
+        value = f" = {fmt(order.raw_precision)}" if order.total else ""  # 0/0 is no number
+        lines += ["", f"## {heading}: p{order.order} = {order.fraction}{value}", ""]
         lines.append("| " + " | ".join(table.columns) + " |")
         lines.append("|" + "---|" * len(table.columns))
         for record in table.itertuples(index=False):
             lines.append("| " + " | ".join(md_escape(str(v)) for v in record) + " |")
-        if order.smoothed:
+        if order.smoothed and not explanation.no_unigram_match:
+            fraction = f"{order.smoothed_matches:g}/{order.smoothed_total:g}"
             lines.append(
-                f"\nSmoothed ({o.smooth}): {order.smoothed_matches:g}/{order.smoothed_total:g} = {fmt(order.precision)}"
+                "\n"
+                + text("explain.smoothed_line", lang, method=o.smooth, fraction=fraction, value=fmt(order.precision))
             )
+    if explanation.no_unigram_match:
+        lines += ["", text("explain.early_return", lang)]
     choice = explanation.length
+    lengths = ", ".join(
+        f"{ref_label(i)} = {r} (|r − c| = {d})"
+        for i, (r, d) in enumerate(zip(choice.reference_lengths, choice.differences, strict=True))
+    )
     lines += [
         "",
-        "## Brevity penalty",
+        f"## {text('explain.brevity', lang)}",
         "",
-        f"c = {choice.candidate_length}; reference lengths: "
-        + ", ".join(
-            f"{ref_label(i)} = {r} (|r − c| = {d})"
-            for i, (r, d) in enumerate(zip(choice.reference_lengths, choice.differences, strict=True))
-        ),
+        say("lengths", c=choice.candidate_length, lengths=lengths),
         "",
         f"{choice.reason_message.render(lang)}. BP = {fmt(explanation.bp)}.",
         "",
-        "## Score",
+        f"## {text('explain.score', lang)}",
         "",
-        "log BLEU = " + " + ".join(f"{fmt(x.weight, 3)}·log p{x.order}" for x in explanation.orders) + " + log BP",
-        "",
-        "terms: "
-        + ", ".join(f"{fmt(x.log_term)}" for x in explanation.orders)
-        + f", log BP = {fmt(explanation.log_bp)}",
-        "",
-        f"**BLEU = {explanation.score:.4f}** ({explanation.score_100:.2f} on the 0–100 scale); "
-        f"without the brevity penalty: {explanation.score_without_bp:.4f}.",
+    ]
+    if not explanation.no_unigram_match:  # sacreBLEU computes no log terms then
+        lines += [
+            "log BLEU = " + " + ".join(f"{fmt(x.weight, 3)}·log p{x.order}" for x in explanation.orders) + " + log BP",
+            "",
+            say("terms", terms=", ".join(fmt(x.log_term) for x in explanation.orders), log_bp=fmt(explanation.log_bp)),
+            "",
+        ]
+    lines += [
+        say(
+            "final",
+            score=f"{explanation.score:.4f}",
+            score100=f"{explanation.score_100:.2f}",
+            without=f"{explanation.score_without_bp:.4f}",
+        ),
         "",
     ]
     return "\n".join(lines)

@@ -55,7 +55,12 @@ def render(trace: Explanation, highlight_key: str) -> None:
     tabs = st.tabs([t("explain.order_tab", n=o.order) for o in trace.orders])
     for tab, breakdown in zip(tabs, trace.orders, strict=True):
         with tab:
-            st.dataframe(views.order_table(breakdown, len(trace.references), lang), hide_index=True, width="stretch")
+            st.dataframe(
+                views.order_table(breakdown, len(trace.references), lang),
+                hide_index=True,
+                width="stretch",
+                height="content",  # every row, the totals row included, without scrolling inside
+            )
             st.markdown(precision_line(trace, breakdown))
     if trace.no_unigram_match:
         st.markdown(t("explain.early_return"))
