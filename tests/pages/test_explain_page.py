@@ -374,3 +374,20 @@ def test_max_n_8_formula_breaks_into_lines() -> None:
     trace = explain("a b c d e f g h i", ["a b c d e f g h i"], max_order=8, smooth="none", effective_order=False)
     latex = views.score_latex(trace)
     assert latex.count(r"\\") >= 4 and r"\begin{aligned}" in latex
+
+
+def test_presentation_of_chinese_text_in_chinese() -> None:
+    query = {
+        "candidate": "猫坐在垫子上。",
+        "reference": ["猫坐在了垫子上。"],
+        "tokenize": "zh",
+        "lang": "zh",
+        "present": "1",
+    }
+    at = page(query)
+    total = int(at.slider(key="ex_step").max)
+    for step in range(1, total + 1):
+        at.slider(key="ex_step").set_value(step).run()
+        assert not at.exception
+        assert untranslated(rendered_labels(at)) == {}, step
+    assert "BLEU（0–1）" in shown_metrics(at)
