@@ -146,7 +146,8 @@ def on_upload(kind: str) -> None:
 
 def initialize() -> list[str]:
     """First run of a session: the state from the link (:mod:`pages.explain_link`); the problems with it."""
-    if st.session_state.get(S.LOADED):
+    # (widget values are gone after a visit to another page: then the link, or the defaults, load again)
+    if st.session_state.get(S.LOADED) and S.CANDIDATE in st.session_state:
         return []
     given, problems = explain_link.parse_link({key: st.query_params.get_all(key) for key in st.query_params})
     load_values(explain_link.resolve(given))
@@ -379,8 +380,8 @@ def page_values(options: BleuOptions | None, raw: list[float]) -> dict[str, Any]
         "smooth_value": ss.get(smooth_value_key(smooth)),
         "effective_order": ss[S.EFFECTIVE],
         "paper": ss[PAPER],
-        "present": ss[PRESENT],
-        "step": ss[STEP],
+        "present": ss.get(PRESENT, False),
+        "step": ss.get(STEP, 1),
     }
 
 
