@@ -22,10 +22,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
-# Browser tests screenshot Chinese pages: a CJK font (Debian fonts-noto-cjk), registered with fontconfig.
+# The browser tests' chromium, and a CJK font so that Chinese pages do not show boxes (installed, or only
+# registered with fontconfig when the package is there but its cache is stale).
 chromium:
 	@[ -x "$(CHROMIUM)" ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
-	@fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || { { dpkg -s fonts-noto-cjk >/dev/null 2>&1 || \
+	@fc-list :lang=zh 2>/dev/null | grep -q . || { { dpkg -s fonts-noto-cjk >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq fonts-noto-cjk >/dev/null; }; } && fc-cache -f >/dev/null; }
 
 # The app's processes keep freed numpy buffers for reuse: glibc's mmap and trim thresholds at the values its own

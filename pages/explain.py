@@ -13,7 +13,7 @@ from bleu_core.i18n import text
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.reader import InputFileError
 from bleu_core.tools.nltk import nltk_smoothing_scores
-from pages import cached, controls, ensure_app_navigation, explain_link, present, views, walkthrough
+from pages import cached, controls, ensure_app_navigation, exercise, explain_link, present, views, walkthrough
 from pages import state as S
 from pages.i18n import language, t, with_language
 
@@ -395,6 +395,9 @@ def sync_query(values: dict[str, Any]) -> None:
         st.query_params.from_dict(wanted)
 
 
+if st.query_params.get("exercise") == "1":
+    exercise.render_exercise()
+    st.stop()
 problems = initialize()
 keep_values()
 options, raw_weights = sidebar()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
+import pytest
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
 from bleu_core.examples import DEFAULT_PRESET
@@ -35,7 +36,9 @@ def test_built_once_per_distinct_arguments() -> None:
     assert first != other
 
 
-def test_cache_is_bounded() -> None:
-    for k in range(charts.SPECS + 5):
+def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(charts, "SPECS", 8)
+    for k in range(20):
         charts.chart_spec(counted_bars, (k,))
-    assert len(charts._SPECS) == charts.SPECS
+    assert len(charts._SPECS) == 8
+    assert charts.chart_spec(counted_bars, (19,)) is charts.chart_spec(counted_bars, (19,))

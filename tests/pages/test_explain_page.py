@@ -309,8 +309,8 @@ def test_a_preset_link_keeps_its_lesson() -> None:
 
 
 def test_foreign_link_parameters_are_kept() -> None:
-    at = page({"preset": "love", "exercise": "1"})
-    assert at.query_params["exercise"] == "1"
+    at = page({"preset": "love", "from": "lecture-3"})
+    assert at.query_params["from"] == "lecture-3" and at.query_params["preset"] == "love"
 
 
 def test_bleu_k_says_what_it_does() -> None:

@@ -1,0 +1,187 @@
+"""The exercise bank (each trap shows its situation, seeds reproduce) and the checking of answers (each mistake's
+wrong value is recognized as that mistake)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from bleu_core.examples import PRESETS
+from bleu_core.exercise_checks import (
+    MISTAKES,
+    Quantity,
+    check_answer,
+    exercise_steps,
+    expected_value,
+    mistaken_values,
+)
+from bleu_core.exercises import TRAPS, exercise_from_preset, exercise_from_text, generate_exercise, shows_trap
+from bleu_core.explain import explain, paper_text
+
+SEEDS = range(40)
+
+
+# --- the bank ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("trap", TRAPS)
+def test_every_trap_shows_its_situation(trap: str) -> None:
+    for seed in SEEDS:
+        exercise = generate_exercise(seed, trap)
+        trace = exercise.explanation()
+        length = trace.length
+        assert exercise.trap == trap and exercise.seed == seed
+        assert trace.score > 0
+        if trap == "repeated_words":
+            assert any(row.candidate_count > row.max_reference_count > 0 for row in trace.orders[0].rows)
+            unigrams = trace.orders[0]
+            assert unigrams.matches < sum(r.candidate_count for r in unigrams.rows if r.max_reference_count)
+        elif trap == "length_tie":
+            tied = sorted({length.reference_lengths[i] for i in length.tied_indices})
+            assert len(tied) == 2 and length.chosen_length == tied[0] < length.candidate_length < tied[1]
+        elif trap == "short_candidate":
+            assert length.candidate_length < length.chosen_length and trace.bp < 1
+        elif trap == "zero_match":
+            assert trace.zero_orders and trace.options.smooth in ("exp", "floor", "add-k")
+            assert trace.orders[0].matches > 0
+        else:
+            assert min(length.reference_lengths) < length.chosen_length
+            assert length.candidate_length < length.chosen_length and trace.bp < 1
+
+
+def test_same_seed_same_exercise_and_seeds_differ() -> None:
+    for trap in (None, *TRAPS):
+        assert generate_exercise(7, trap) == generate_exercise(7, trap)
+    assert len({generate_exercise(seed).candidate for seed in SEEDS}) > 30
+    assert {generate_exercise(seed).trap for seed in SEEDS} == set(TRAPS)
+
+
+def test_the_bank_leaves_the_global_random_generator_alone() -> None:
+    random.seed(1)
+    expected = random.random()
+    random.seed(1)
+    generate_exercise(5)
+    assert random.random() == expected
+
+
+def test_bad_seeds_and_traps_are_refused() -> None:
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        generate_exercise(-1)
+    with pytest.raises(ValueError, match="unknown trap 'nope'"):
+        generate_exercise(1, "nope")
+    with pytest.raises(ValueError, match="unknown trap"):
+        shows_trap(generate_exercise(1).explanation(), "nope")
+    with pytest.raises(ValueError, match="needs a candidate and at least one reference"):
+        exercise_from_text("the cat", ["  "])
+
+
+def test_presets_and_own_text_become_exercises() -> None:
+    for preset in PRESETS:
+        exercise = exercise_from_preset(preset)
+        candidate, references = preset.candidate, list(preset.references)
+        if preset.paper:  # the paper's way of counting, as the Explain page shows it
+            candidate, references = paper_text(candidate), [paper_text(r) for r in references]
+        assert exercise.explanation().score == pytest.approx(
+            explain(candidate, references, **preset.options()).score, abs=1e-12
+        )
+    own = exercise_from_text("the cat sat", ["the cat sat down", ""], max_order=2)
+    assert own.references == ("the cat sat down",) and own.options.max_order == 2
+
+
+# --- checking answers ----------------------------------------------------------------------------------------
+
+
+def test_steps_ask_for_counts_then_length_bp_and_score() -> None:
+    trace = generate_exercise(1).explanation()
+    steps = exercise_steps(trace)
+    assert [q.kind for q in steps[0]] == ["matches", "total"] and len(steps) == trace.options.max_order + 3
+    assert [step[0].kind for step in steps[-3:]] == ["reference_length", "bp", "bleu"]
+    with pytest.raises(ValueError, match="kind must be one of"):
+        Quantity("precision")
+    with pytest.raises(ValueError, match="order must be between 1 and 4"):
+        expected_value(trace, Quantity("matches", 9))
+    with pytest.raises(TypeError, match="answer must be a number"):
+        check_answer(trace, Quantity("bp"), "1")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("trap", TRAPS)
+def test_right_answers_are_accepted_to_four_decimals(trap: str) -> None:
+    trace = generate_exercise(3, trap).explanation()
+    for step in exercise_steps(trace):
+        for quantity in step:
+            right = expected_value(trace, quantity)
+            answer = round(right, 4) if quantity.decimal else right
+            verdict = check_answer(trace, quantity, answer)
+            assert verdict.correct and verdict.mistake is None
+            if quantity.decimal:
+                assert check_answer(trace, quantity, math.floor(right * 10_000) / 10_000).correct
+                assert not check_answer(trace, quantity, right + 0.0003).correct
+
+
+def test_every_mistakes_value_is_named_as_that_mistake_or_an_equal_one() -> None:
+    """Across the bank and the presets, an answer equal to a mistake's value is wrong and named by a mistake whose
+    value it equals (two mistakes can give the same number: the likelier one, listed first, is named)."""
+    named: set[str] = set()
+    exercises = [generate_exercise(seed) for seed in SEEDS] + [exercise_from_preset(p) for p in PRESETS]
+    for exercise in exercises:
+        trace = exercise.explanation()
+        for step in exercise_steps(trace):
+            for quantity in step:
+                wrong = mistaken_values(trace, quantity)
+                for code, value in wrong:
+                    verdict = check_answer(trace, quantity, round(value, 4) if quantity.decimal else value)
+                    assert not verdict.correct
+                    assert verdict.mistake is not None
+                    first = next(c for c, v in wrong if abs(v - value) <= 1e-4 * max(1, abs(v)) + 1e-12)
+                    assert verdict.mistake == first
+                    named.add(code)
+    assert named == set(MISTAKES)
+
+
+@pytest.mark.parametrize(
+    ("trap", "kind", "order", "mistake"),
+    [
+        ("repeated_words", "matches", 1, "not_clipped"),
+        ("repeated_words", "matches", 1, "summed_references"),
+        ("repeated_words", "bleu", 0, "not_clipped"),
+        ("length_tie", "reference_length", 0, "tie_longer"),
+        ("length_tie", "bp", 0, "tie_longer"),
+        ("length_tie", "bp", 0, "not_capped"),
+        ("short_candidate", "bp", 0, "inverted_bp"),
+        ("short_candidate", "bp", 0, "no_exp"),
+        ("short_candidate", "bleu", 0, "no_bp"),
+        ("short_candidate", "bleu", 0, "inverted_bp"),
+        ("zero_match", "bleu", 0, "no_smoothing"),
+        ("zero_match", "bleu", 0, "no_log"),
+        ("zero_match", "bleu", 0, "no_exp"),
+        ("zero_match", "total", 2, "all_tokens"),
+        ("closest_not_shortest", "reference_length", 0, "shortest_reference"),
+        ("closest_not_shortest", "bp", 0, "shortest_reference"),
+        ("closest_not_shortest", "bleu", 0, "shortest_reference"),
+    ],
+)
+def test_each_trap_catches_its_mistakes(trap: str, kind: str, order: int, mistake: str) -> None:
+    for seed in range(10):
+        trace = generate_exercise(seed, trap).explanation()
+        quantity = Quantity(kind, order)
+        values = dict(mistaken_values(trace, quantity))
+        assert mistake in values, f"seed {seed}: {mistake} gives the right value"
+        verdict = check_answer(trace, quantity, values[mistake])
+        assert not verdict.correct and verdict.mistake is not None
+
+
+def test_hand_computed_love_can_always_example() -> None:
+    """The tie preset by hand: r = 4 (not 6); BP = 1 (exp(1 - 6/5) with the longer); (3/5 · 2/4 · 1/3)^(1/3)."""
+    trace = exercise_from_preset(PRESETS[0]).explanation()
+    r = Quantity("reference_length")
+    assert check_answer(trace, r, 4).correct
+    assert check_answer(trace, r, 6).mistake == "tie_longer"
+    assert check_answer(trace, r, 5).mistake == "candidate_length"
+    assert check_answer(trace, Quantity("bp"), math.exp(1 - 6 / 5)).mistake == "tie_longer"
+    bleu = Quantity("bleu")
+    assert check_answer(trace, bleu, 0.4642).correct
+    assert check_answer(trace, bleu, 46.42).mistake == "percent"
+    assert check_answer(trace, bleu, (3 / 5 + 2 / 4 + 1 / 3) / 3).mistake == "arithmetic_mean"
+    assert check_answer(trace, bleu, 0.123).mistake is None
