@@ -403,10 +403,11 @@ keep_values()
 options, raw_weights = sidebar()
 if st.session_state[PRESENT]:
     candidate, references = counted(st.session_state[S.CANDIDATE], raw_references())
-    if not references:
-        st.error(t("explain.no_reference"))
-    elif options is not None:
+    if references and options is not None:
         present.render(candidate, references, options, STEP, PRESENT)
+    else:  # nothing to present: say why, and offer the way back (the sidebar is hidden)
+        st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
+        present.leave_button(PRESENT)
 else:
     st.title(t("explain.title"))
     st.caption(t("explain.caption"))

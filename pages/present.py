@@ -8,6 +8,7 @@ no sidebar, sized for a 1280x720 projector.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -184,6 +185,10 @@ def _leave(present_key: str) -> None:
     st.session_state[present_key] = False
 
 
+def leave_button(present_key: str, where: Any = st) -> None:
+    where.button(t("present.exit"), on_click=_leave, args=(present_key,))
+
+
 def navigation(step_key: str, present_key: str, total: int) -> None:
     """Previous / next buttons, the step slider and the way out, in one row."""
     ss = st.session_state
@@ -191,7 +196,7 @@ def navigation(step_key: str, present_key: str, total: int) -> None:
     cols[0].button(t("present.previous"), on_click=_move, args=(step_key, -1, total), disabled=ss[step_key] <= 1)
     cols[1].button(t("present.next"), on_click=_move, args=(step_key, 1, total), disabled=ss[step_key] >= total)
     cols[2].slider(t("present.step"), 1, total, key=step_key, label_visibility="collapsed")
-    cols[3].button(t("present.exit"), on_click=_leave, args=(present_key,))
+    leave_button(present_key, cols[3])
 
 
 def render(candidate: str, references: list[str], options: BleuOptions, step_key: str, present_key: str) -> None:

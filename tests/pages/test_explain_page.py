@@ -391,3 +391,12 @@ def test_presentation_of_chinese_text_in_chinese() -> None:
         assert not at.exception
         assert untranslated(rendered_labels(at)) == {}, step
     assert "BLEU（0–1）" in shown_metrics(at)
+
+
+def test_presentation_without_references_offers_the_way_back() -> None:
+    at = page({"candidate": "a b", "reference": ["a b"], "present": "1"})
+    at.session_state["ex_references"] = ""
+    at.run()
+    assert any("at least one reference" in e.value for e in at.error)
+    next(b for b in at.button if b.label == "leave presentation mode").click().run()
+    assert not at.session_state["ex_present"]
