@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bleu_core.examples import PRESET_BY_KEY
+from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
 from bleu_core.explain import explain
 from tests.e2e.conftest import IDLE, SCREENSHOTS
 
@@ -81,3 +81,20 @@ def test_max_n_8_has_no_horizontal_overflow(server: str, page: Any) -> None:
     page.screenshot(path=str(Path(SCREENSHOTS) / "explain-max-n-8.png"), full_page=True)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
     assert overflow == 0
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
+def test_every_preset_fits_in_chinese(server: str, browser: Any, preset: Preset) -> None:
+    """The tallest steps (the clipped-count tables) and the first and last of every preset, in Chinese."""
+    trace = explain(preset.candidate, list(preset.references), **preset.options())
+    total = 7 + trace.options.max_order
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for step in [1, *range(3, 3 + trace.options.max_order), total]:
+            open_step(page, server, f"preset={preset.key}&present=1&step={step}&lang=zh")
+            size = page.evaluate(MEASURE)
+            assert size["scrollWidth"] <= 1280 and size["scrollHeight"] <= 720, (step, size)
+            assert size["minFont"] >= 22 and not size["sidebarShown"], (step, size)
+    finally:
+        context.close()
