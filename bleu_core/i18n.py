@@ -80,7 +80,9 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, language: str = DEFAULT_LANGUAGE) -> str:
-        return text(self.key, language, **self.params)
+        """The sentence in ``language``; parameters that are messages themselves are put into it first."""
+        params = {name: v.render(language) if isinstance(v, Message) else v for name, v in self.params.items()}
+        return text(self.key, language, **params)
 
     def __str__(self) -> str:
         return self.render(DEFAULT_LANGUAGE)
