@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .counting import stream_statistics
+from .i18n import message
 from .statistics import closest_ref_length as _closest
 from .tools.base import CorpusCounts, OriginalToolError, count_corpus
 from .tools.nltk import DEFAULT_WEIGHTS, _nltk_traces
@@ -249,7 +250,7 @@ def corpus_bleu(
     refs, hyps = _corpus(list_of_references, hypotheses)
     method, params = _smoothing(smoothing_function)
     traces = _native_errors(_nltk_traces, refs, hyps, weights, method, bool(auto_reweigh), params, _count)
-    if traces[0].score == 0 and traces[0].rule.startswith("no unigram match"):
+    if traces[0].score == 0 and traces[0].rule == message("tools.rule_no_unigram"):
         scores: list[Any] = [0] * len(traces)  # NLTK returns the int 0 here
     else:
         scores = [_native_errors(trace.checked_score) for trace in traces]

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .conventions import FIELDS, Conventions, Corpus, conventions_of, count, description, label, score_counts
-from .i18n import Message, message
+from .i18n import Message, joined, message
 from .tools import IMPLEMENTATIONS, check_sentence_input, corpus_score, segment_references, trace_implementation
 from .tools.base import CorpusCounts
 
@@ -121,14 +121,6 @@ class Waterfall:
     @property
     def summary(self) -> str:
         return str(self.summary_message)
-
-
-def joined(parts: Sequence[Message], key: str) -> Message:
-    """``parts`` as one message, joined by the catalog's ``key`` (``"{first}, {rest}"``) in each language."""
-    result = parts[-1]
-    for part in reversed(parts[:-1]):
-        result = message(key, first=part, rest=result)
-    return result
 
 
 def _check_order(order: Sequence[str]) -> tuple[str, ...]:

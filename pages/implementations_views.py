@@ -129,8 +129,8 @@ def steps_frame(divergence: Divergence) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "step": [s.name for s in divergence.steps],
-            a: [s.first for s in divergence.steps],
-            b: [s.second for s in divergence.steps],
+            a: [str(s.first) for s in divergence.steps],
+            b: [str(s.second) for s in divergence.steps],
             "differs": [s.differs for s in divergence.steps],
         }
     )
@@ -163,7 +163,7 @@ def precision_frame(traces: Sequence[ImplementationTrace]) -> pd.DataFrame:
                     "fraction": o.fraction,
                     "log10_p": value,
                     "p_label": label,
-                    "how": o.note,
+                    "how": str(o.note),
                 }
             )
     return pd.DataFrame(records)
