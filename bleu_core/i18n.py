@@ -80,12 +80,20 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, language: str = DEFAULT_LANGUAGE) -> str:
-        """The sentence in ``language``; parameters that are messages themselves are put into it first."""
-        params = {name: v.render(language) if isinstance(v, Message) else v for name, v in self.params.items()}
-        return text(self.key, language, **params)
+        """The sentence in ``language``; parameters that are messages (or tuples of them, joined by "; ") are put
+        into the same language."""
+        return text(self.key, language, **{name: _render_param(value, language) for name, value in self.params.items()})
 
     def __str__(self) -> str:
         return self.render(DEFAULT_LANGUAGE)
+
+
+def _render_param(value: Any, language: str) -> Any:
+    if isinstance(value, Message):
+        return value.render(language)
+    if isinstance(value, tuple) and value and all(isinstance(v, Message) for v in value):
+        return "; ".join(v.render(language) for v in value)
+    return value
 
 
 def message(key: str, **params: Any) -> Message:
