@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import pages.i18n
-from bleu_core.examples import DEMO_SYSTEMS
+from bleu_core import make_options
+from bleu_core.diagnosis import analyze_corpus
+from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from bleu_core.i18n import catalog
+from bleu_core.progress import ProgressReporter
+from bleu_core.ranking import compare_from_stats, rank_systems
+from bleu_core.significance import _system_statistics
+from pages import compare_report, verdict_views
 from tests.i18n_check import rendered_labels, untranslated
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare.py")
 #: User data on the page: the demo systems' names.
 SYSTEM_NAMES = tuple(DEMO_SYSTEMS)
+DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]
 RAW_KEY = re.compile(r"\b[a-z_]+\.[a-z0-9_]+\b")
 
 
@@ -72,3 +80,28 @@ def test_chinese_compare_page_with_upload_mode_and_other_test(monkeypatch: pytes
 def test_no_raw_catalog_key_is_shown(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = page(language, monkeypatch)
     assert raw_keys(every_view(at)) == []
+
+
+def test_chinese_report_headings_and_charts() -> None:
+    """The downloadable HTML report speaks the page's language (system names and the signature are data)."""
+    options = make_options()
+    stats = _system_statistics(
+        {k: list(v) for k, v in DEMO_SYSTEMS.items()}, DEMO_REFS, options, ProgressReporter(None)
+    )
+    comparison = compare_from_stats(stats, options, n_samples=200)
+    ranks, _ = rank_systems(comparison)
+    analyses = {n: analyze_corpus(s, options, 2) for n, s in stats.items()}
+    frame = verdict_views.results_frame(analyses, comparison, ranks, 0.05)
+    report = compare_report.build_report(
+        frame,
+        ranks,
+        comparison,
+        signature="nrefs:2",
+        settings={},
+        created=datetime.now(UTC),
+        explanation=catalog("zh")["significance.explanation"],
+        language="zh",
+    )
+    assert '<html lang="zh">' in report
+    shown = re.findall(r"<(?:h1|h2|th|text[^>]*)>([^<]+)<", report)
+    assert shown and untranslated(shown, allowed=SYSTEM_NAMES) == {}
