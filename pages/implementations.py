@@ -248,7 +248,8 @@ def show_tokens(divergence: Divergence, candidate: str, references: list[str]) -
             tabs = st.tabs([t("implementations.order_tab", order=o.order) for o in counts.orders])
             for tab, order in zip(tabs, counts.orders, strict=True):
                 with tab:
-                    st.dataframe(views.order_table(order, len(counts.references)), hide_index=True, width="stretch")
+                    table = iv.count_table(views.order_table(order, len(counts.references)), language())
+                    st.dataframe(table, hide_index=True, width="stretch")
                     st.markdown(t("implementations.clipped_fraction", order=order.order, fraction=order.fraction))
 
 

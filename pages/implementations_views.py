@@ -116,6 +116,29 @@ def headers(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFra
     return frame.rename(columns={c: text(k, language) for c, k in COLUMN_KEYS.items() if c in frame.columns})
 
 
+_COUNT_IN = re.compile(r"count in (r\d+)")
+#: The shared clipped-count table's English headers (pages.views.order_table) and this page's keys for them.
+_COUNT_HEADERS = {
+    "count in candidate": "implementations.col_count_candidate",
+    "max over references": "implementations.col_max_references",
+    "clipped": "implementations.col_clipped",
+}
+
+
+def count_table(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
+    """The clipped-count table with its headers and its totals row's name in ``language``."""
+    if language == DEFAULT_LANGUAGE:
+        return frame
+    names = {c: text(k, language) for c, k in _COUNT_HEADERS.items()}
+    for column in frame.columns:
+        if match := _COUNT_IN.fullmatch(str(column)):
+            names[column] = text("implementations.col_count_in", language, ref=match.group(1))
+    shown = frame.copy()
+    if len(shown) and "n-gram" in shown.columns and shown["n-gram"].iloc[-1] == "total":
+        shown.loc[shown.index[-1], "n-gram"] = text("implementations.total", language)
+    return shown.rename(columns=names)
+
+
 def scores_frame(
     rows: Sequence[Row], waterfalls: dict[str, Waterfall], corpus: bool = False, language: str = DEFAULT_LANGUAGE
 ) -> pd.DataFrame:

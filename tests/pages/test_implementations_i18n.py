@@ -76,8 +76,8 @@ def test_chinese_sentence_mode_is_translated(monkeypatch: pytest.MonkeyPatch) ->
     texts += every_pair(at)
     assert untranslated(texts, allowed=USER_WORDS) == {}
     assert at.query_params["lang"] in ("zh", ["zh"]), "the page's link keeps the language"
-    headers = {c for table in at.table for c in table.value.columns}
-    assert {"实现", "步骤", "设置"} <= headers
+    headers = {c for table in [*at.table, *at.dataframe] for c in table.value.columns}
+    assert {"实现", "步骤", "设置", "字段", "参考译文中的最大次数", "r1 中的次数"} <= headers
 
 
 def test_chinese_corpus_mode_is_translated(monkeypatch: pytest.MonkeyPatch) -> None:
