@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
 import pages.i18n
@@ -32,9 +33,11 @@ def page(language: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 
     AppTest calls widgets' ``format_func`` outside the script run, where the session (and so the language) is
     unknown; widgets whose labels call ``t`` lazily (the shared settings' tokenizer names) would then be formatted
-    in English and no longer match their options.  The test fixes the language for those calls.
+    in English and no longer match their options.  Outside the script run the test answers with ``language``;
+    inside it the page reads the language from the link as it does for a user.
     """
-    monkeypatch.setattr(pages.i18n, "language", lambda: language)
+    real = pages.i18n.language
+    monkeypatch.setattr(pages.i18n, "language", lambda: real() if get_script_run_ctx() else language)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["lang"] = language
     return at.run()

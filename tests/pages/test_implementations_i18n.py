@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
 import pages.i18n
@@ -32,7 +33,8 @@ MISTAKES_TRANSLATED = hasattr(MistakeCheck, "title")
 def page(language: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     """The page in ``language`` (the language is fixed for widgets' ``format_func``, which AppTest calls outside
     the script run)."""
-    monkeypatch.setattr(pages.i18n, "language", lambda: language)
+    real = pages.i18n.language
+    monkeypatch.setattr(pages.i18n, "language", lambda: real() if get_script_run_ctx() else language)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["lang"] = language
     return at.run()
