@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -99,3 +99,11 @@ def _render_param(value: Any, language: str) -> Any:
 def message(key: str, **params: Any) -> Message:
     """A :class:`Message` (``message("settings.weight", n=3)``)."""
     return Message(key, params)
+
+
+def joined(parts: Sequence[Message], key: str) -> Message:
+    """``parts`` as one message, joined by the catalog's ``key`` (``"{first}, {rest}"``) in each language."""
+    result = parts[-1]
+    for part in reversed(parts[:-1]):
+        result = message(key, first=part, rest=result)
+    return result

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import message
 from .statistics import closest_ref_length as _closest
 from .token_lists import token_list_statistics
 from .tools.base import CorpusCounts, CorpusSums, OriginalToolError, count_corpus
@@ -172,13 +173,13 @@ def _native_errors(function: Any, *args: Any) -> Any:
     try:
         return function(*args)
     except OriginalToolError as error:
-        message = str(error)
-        if "ZeroDivisionError" in message:
-            raise ZeroDivisionError(message) from None
-        if "IndexError" in message:
-            raise IndexError(message) from None
-        if "assertion" in message:
-            raise AssertionError(message) from None
+        text = str(error)
+        if "ZeroDivisionError" in text:
+            raise ZeroDivisionError(text) from None
+        if "IndexError" in text:
+            raise IndexError(text) from None
+        if "assertion" in text:
+            raise AssertionError(text) from None
         raise
 
 
@@ -220,7 +221,7 @@ def corpus_bleu(
     refs, hyps = _corpus(list_of_references, hypotheses)
     method, params = _smoothing(smoothing_function)
     traces = _native_errors(_nltk_traces, refs, hyps, weights, method, bool(auto_reweigh), params, _count)
-    if traces[0].score == 0 and traces[0].rule.startswith("no unigram match"):
+    if traces[0].score == 0 and traces[0].rule == message("tools.rule_no_unigram"):
         scores: list[Any] = [0] * len(traces)  # NLTK returns the int 0 here
     else:
         scores = [_native_errors(trace.checked_score) for trace in traces]

@@ -18,6 +18,7 @@ from typing import overload
 import numpy as np
 
 from ..explain import Explanation
+from ..i18n import Message, message
 from .base import (
     CLOSEST,
     CorpusCounts,
@@ -135,24 +136,24 @@ def denominators(counts: CorpusCounts | CorpusSums) -> tuple[list[int], list[int
     return [total + phantoms for total, phantoms in zip(counts.totals, empty, strict=True)], empty
 
 
-def _floor_note(empty_segments: int, segments: int, order: int) -> str:
-    """Where NLTK's at-least-1 denominator added phantom n-grams, in words ("" where it did not)."""
+def _floor_note(note: Message, empty_segments: int, segments: int, order: int) -> Message:
+    """``note`` and where NLTK's at-least-1 denominator added phantom n-grams (``note`` alone where it did not)."""
     if not empty_segments:
-        return ""
+        return note
     if segments == 1:
-        return f" (there are no {order}-grams; NLTK divides by at least 1)"
-    return f" (no {order}-grams in {empty_segments} of {segments} segments; NLTK divides each by at least 1)"
+        return message("tools.note_floor_sentence", note=note, order=order)
+    return message("tools.note_floor_corpus", note=note, order=order, empty=empty_segments, segments=segments)
 
 
-def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -> str:
+def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -> Message:
     """How NLTK got ``p`` from m/d under ``method``, as a verb phrase."""
     if float(p) == m / d:  # smoothing left this order as counted
         return plain_note(m, d)
     if method == 0:
-        return f"substitutes {number(float(p))} (sys.float_info.min)"
+        return message("tools.note_float_min", p=number(float(p)))
     if method == 1:
-        return f"uses {epsilon:g}/{d} = {number(float(p))} (method1, epsilon = {epsilon:g})"
-    return f"uses {number(float(p))} ({METHOD_NOTES[method]})"
+        return message("tools.note_method1", epsilon=f"{epsilon:g}", total=d, p=number(float(p)))
+    return message("tools.note_method", p=number(float(p)), method=message(METHOD_NOTES[method]))
 
 
 def _orders(
@@ -171,11 +172,11 @@ def _orders(
         w = weight[i] if i < len(weight) else 0.0  # NLTK zips weights and precisions: extra orders get no weight
         if p_n is None:
             p: Precision = Fraction(m, d)
-            note = f"{plain_note(m, d)}, unused: NLTK returns 0 before smoothing"
+            note = message("tools.note_unused", note=plain_note(m, d))
         else:
             p = p_n[i]
             note = _precision_note(method, m, d, p, epsilon)
-        steps.append(OrderStep(i + 1, m, d, float(p), w, note + _floor_note(empty[i], counts.segments, i + 1)))
+        steps.append(OrderStep(i + 1, m, d, float(p), w, _floor_note(note, empty[i], counts.segments, i + 1)))
     return tuple(steps)
 
 
@@ -201,19 +202,20 @@ def trace_nltk(
     numerators, epsilon, table = sums.matches, params[0], denominators(sums)
     if numerators[0] == 0:
         orders = _orders(sums, table, None, weight, method, epsilon)
-        return ToolTrace(orders, c, r, note, bp, "no unigram match: 0", 0.0)
+        return ToolTrace(orders, c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
     given = SmoothingInput(numerators, table[0], last[1], last[0], c, *params)
     try:
         p_n = smooth(method, given)
     except OriginalToolError as error:
         orders = _orders(sums, table, None, weight, method, epsilon)
-        return ToolTrace(orders, c, r, note, bp, f"NLTK fails: {error}", math.nan, failure=str(error))
+        rule = message("tools.rule_nltk_fails", error=str(error))
+        return ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=str(error))
     if auto_reweigh and c < 4 and default_weights:
         weight = (1 / c,) * c  # NLTK re-weighs only its default tuple, and only for corpora under 4 tokens
     orders = _orders(sums, table, p_n, weight, method, epsilon)
     # Orders whose smoothed precision is 0 (method4 with c <= 1) are left out of the sum, as NLTK does.
     s = math.fsum(o.weight * math.log(o.precision) for o in orders if o.precision > 0)
-    return ToolTrace(orders, c, r, note, bp, "", bp * math.exp(s))
+    return ToolTrace(orders, c, r, note, bp, None, bp * math.exp(s))
 
 
 def _nltk_traces(
