@@ -15,10 +15,21 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .i18n import Message, message
 from .tokenizers import tokenize_line
 from .tools.base import CorpusCounts, count_corpus
 
-__all__ = ["FIELDS", "TOOL_CONVENTIONS", "Conventions", "Corpus", "conventions_of", "describe", "score_conventions"]
+__all__ = [
+    "FIELDS",
+    "TOOL_CONVENTIONS",
+    "Conventions",
+    "Corpus",
+    "conventions_of",
+    "describe",
+    "description",
+    "label",
+    "score_conventions",
+]
 
 #: The allowed values of each string field, in the order the pages list them.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -115,62 +126,28 @@ def conventions_of(key: str, corpus: bool) -> Conventions:
     return point
 
 
-_WORDS: dict[str, dict[object, str]] = {
-    "tokenizer": {"13a": "13a (punctuation split off)", "whitespace": "whitespace split", "space": "split(' ')"},
-    "lowercase": {False: "case kept", True: "lowercased"},
-    "references": {"all": "all references", "first": "the first reference only"},
-    "length_rule": {
-        "closest": "closest, ties to the shorter",
-        "closest-first": "closest, ties to the first listed",
-        "shortest": "the shortest",
-    },
-    "brevity": {
-        "standard": "exp(1 − r/c) when c < r",
-        "ratio": "exp(1 − 1/(c/r)), 0 when c or r is 0 (HF)",
-        "zero-when-r-is-0": "exp(1 − r/c), BLEU 0 when r = 0 (multi-bleu.perl)",
-    },
-    "denominator": {"count": "the candidate's n-grams", "at-least-1": "max(1, n-grams) per segment (NLTK)"},
-    "smoothing": {
-        "none": "none",
-        "exp": "exp: the k-th zero order counts 1/2^k matches",
-        "epsilon": f"epsilon: a zero numerator becomes {EPSILON} (NLTK method1)",
-    },
-    "empty_orders": {
-        "zero": "kept, precision 0",
-        "effective": "left out, weights renormalized (effective order)",
-        "skip": "skipped, weights kept (d2l)",
-    },
-    "zero_precision": {
-        "zero": "give BLEU 0",
-        "float-min": "become sys.float_info.min (NLTK)",
-        "drop": "are left out with their weight (NLTK 3.2)",
-    },
-    "aggregation": {"corpus": "corpus statistics summed", "mean": "the mean of sentence scores"},
-    "scale": {"0-1": "0–1", "0-100": "0–100"},
-}
+def label(field: str) -> Message:
+    """A field's column label (``"reference length r"``), from the ``[waterfall]`` catalog."""
+    if field not in FIELDS:
+        raise ValueError(f"unknown field {field!r}; choose one of {', '.join(FIELDS)}")
+    return message(f"waterfall.field_{field}")
 
-#: Column labels of the fields.
-LABELS: dict[str, str] = {
-    "tokenizer": "tokenizer",
-    "lowercase": "case",
-    "references": "references used",
-    "length_rule": "reference length r",
-    "brevity": "brevity penalty form",
-    "denominator": "denominators",
-    "smoothing": "smoothing",
-    "empty_orders": "orders without n-grams",
-    "zero_precision": "zero precisions",
-    "weights": "weights",
-    "aggregation": "corpus or sentences",
-    "scale": "scale",
-}
+
+def description(field: str, value: object) -> Message:
+    """One field's value in words (``weights`` as the numbers), from the ``[waterfall]`` catalog."""
+    if field == "weights" and isinstance(value, tuple):
+        return message("waterfall.weights_value", weights=", ".join(f"{w:g}" for w in value))
+    code = str(value).lower().replace("-", "_")
+    return message(f"waterfall.{field}_{code}", epsilon=EPSILON)
+
+
+#: Column labels of the fields, in English.
+LABELS: dict[str, str] = {field: str(label(field)) for field in FIELDS}
 
 
 def describe(field: str, value: object) -> str:
-    """One field's value in words (``weights`` as the numbers)."""
-    if field == "weights" and isinstance(value, tuple):
-        return ", ".join(f"{w:g}" for w in value)
-    return _WORDS[field][value]
+    """One field's value in words, in English (:func:`description` for other languages)."""
+    return str(description(field, value))
 
 
 @dataclass(frozen=True, slots=True)

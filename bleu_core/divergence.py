@@ -13,11 +13,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 
+from .i18n import Message, joined, message
 from .tools import ImplementationTrace, OrderStep, number
 
 __all__ = ["STEP_SETTINGS", "Divergence", "Step", "compare_traces"]
 
-_TOKENIZER_NAMES = {"13a": "13a", "whitespace": "whitespace split", "space": "split(' ')"}
+
+def _tokenizer(name: str) -> Message:
+    return message(f"tools.tokenizer_{name}")
+
+
+def _value(value: str) -> Message:
+    """A step's value that is only numbers and symbols (the same in every language)."""
+    return message("tools.value", value=value)
 
 
 #: The registry setting behind each step (what to name when a tool differs there).
@@ -37,11 +45,21 @@ STEP_SETTINGS: dict[str, tuple[str, ...]] = {
 class Step:
     """One step of BLEU for two tools side by side."""
 
-    name: str
-    first: str
-    second: str
+    name: str  # "tokens", "clipped counts", ... (STEP_SETTINGS' keys)
+    first: Message
+    second: Message
     differs: bool
-    explanation: str  # a sentence built from the numbers; "" when the step agrees
+    why: Message | None  # a sentence built from the numbers; None when the step agrees
+
+    @property
+    def label(self) -> Message:
+        """The step's name as people read it."""
+        return message(f"tools.step_{self.name.replace(' ', '_')}")
+
+    @property
+    def explanation(self) -> str:
+        """:attr:`why` in English; "" when the step agrees."""
+        return "" if self.why is None else str(self.why)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,125 +80,147 @@ class Divergence:
         return tuple(s for s in self.steps if s.differs)
 
     @property
-    def summary(self) -> str:
+    def summary_message(self) -> Message:
         a, b = self.first.implementation.label, self.second.implementation.label
         step = self.first_difference
         if step is None:
-            return f"{a} and {b} agree at every step on this input: BLEU = {number(self.first.score)} in [0, 1]."
-        return f"{a} and {b} first part ways at the step '{step.name}': {step.explanation}"
+            return message("tools.agree", first=a, second=b, score=number(self.first.score))
+        return message("tools.part_ways", first=a, second=b, step=step.label, why=step.why)
+
+    @property
+    def summary(self) -> str:
+        return str(self.summary_message)
 
 
 def _order_pairs(a: ImplementationTrace, b: ImplementationTrace) -> list[tuple[OrderStep, OrderStep]]:
     """The orders of two tools side by side; an order one tool does not compute is shown as unused (0/0)."""
     pairs = []
+    missing = message("tools.note_no_such_order")
     for x, y in zip_longest(a.orders, b.orders):
         n = (x or y).order
-        pairs.append(
-            (
-                x or OrderStep(n, 0, 0, 0.0, 0.0, "has no such order"),
-                y or OrderStep(n, 0, 0, 0.0, 0.0, "has no such order"),
-            )
-        )
+        pairs.append((x or OrderStep(n, 0, 0, 0.0, 0.0, missing), y or OrderStep(n, 0, 0, 0.0, 0.0, missing)))
     return pairs
 
 
-def _first_token_difference(a: Sequence[str], b: Sequence[str]) -> str:
+def _first_token_difference(a: Sequence[str], b: Sequence[str]) -> Message:
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
-            return f"token {i + 1} is '{x}' for one and '{y}' for the other"
+            return message("tools.token_differs", number=i + 1, first=x, second=y)
     longer = a if len(a) > len(b) else b
-    return f"one has {len(longer) - min(len(a), len(b))} more token(s) at the end ('{longer[min(len(a), len(b))]}')"
+    shorter = min(len(a), len(b))
+    return message("tools.more_tokens", count=len(longer) - shorter, token=longer[shorter])
 
 
 def _tokens_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     same_candidate = a.candidate_tokens == b.candidate_tokens
     same = same_candidate and a.reference_tokens == b.reference_tokens
-    first = f"{_TOKENIZER_NAMES[a.tokenizer]}: {a.candidate_length} candidate tokens"
-    second = f"{_TOKENIZER_NAMES[b.tokenizer]}: {b.candidate_length} candidate tokens"
+    first = message("tools.token_count", tokenizer=_tokenizer(a.tokenizer), count=a.candidate_length)
+    second = message("tools.token_count", tokenizer=_tokenizer(b.tokenizer), count=b.candidate_length)
     if same:
-        return Step("tokens", first, second, False, "")
+        return Step("tokens", first, second, False, None)
     shared = min(len(a.reference_tokens), len(b.reference_tokens))
     if not same_candidate:
-        where = "in the candidate, " + _first_token_difference(a.candidate_tokens, b.candidate_tokens)
+        where = message("tools.in_candidate", what=_first_token_difference(a.candidate_tokens, b.candidate_tokens))
     elif a.reference_tokens[:shared] != b.reference_tokens[:shared]:
         k = next(k for k in range(shared) if a.reference_tokens[k] != b.reference_tokens[k])
-        where = f"in reference {k + 1}, " + _first_token_difference(a.reference_tokens[k], b.reference_tokens[k])
+        what = _first_token_difference(a.reference_tokens[k], b.reference_tokens[k])
+        where = message("tools.in_reference", number=k + 1, what=what)
     else:  # the same tokens; one tool reads fewer references
         fewer = a if len(a.reference_tokens) < len(b.reference_tokens) else b
-        read = "the first reference" if shared == 1 else f"the first {shared} references"
         total = max(len(a.reference_tokens), len(b.reference_tokens))
-        text = (
-            f"The tokens are the same, but {fewer.implementation.label} reads only {read} of {total}. "
-            "Every later number follows."
-        )
-        return Step("tokens", first, second, True, text)
-    text = (
-        f"{a.implementation.label} tokenizes with {_TOKENIZER_NAMES[a.tokenizer]} and "
-        f"{b.implementation.label} with {_TOKENIZER_NAMES[b.tokenizer]}; {where}. Every later number follows."
+        key = "tools.fewer_references_one" if shared == 1 else "tools.fewer_references"
+        why = message(key, tool=fewer.implementation.label, read=shared, total=total)
+        return Step("tokens", first, second, True, why)
+    why = message(
+        "tools.tokenizers_differ",
+        first=a.implementation.label,
+        first_tokenizer=_tokenizer(a.tokenizer),
+        second=b.implementation.label,
+        second_tokenizer=_tokenizer(b.tokenizer),
+        where=where,
     )
-    return Step("tokens", first, second, True, text)
+    return Step("tokens", first, second, True, why)
 
 
 def _counts_step(a: ImplementationTrace, b: ImplementationTrace, tokens_differ: bool) -> Step:
     pairs = _order_pairs(a, b)
-    first = ", ".join(o.fraction for o in a.orders)
-    second = ", ".join(o.fraction for o in b.orders)
+    first = _value(", ".join(o.fraction for o in a.orders))
+    second = _value(", ".join(o.fraction for o in b.orders))
     # Orders only one tool computes are the weights' business (d2l's k = 2), not the counts'.
     both = min(len(a.orders), len(b.orders))
     changed = [(x, y) for x, y in pairs[:both] if (x.matches, x.total) != (y.matches, y.total)]
     if not changed:
-        return Step("clipped counts", first, second, False, "")
+        return Step("clipped counts", first, second, False, None)
     listed = "; ".join(f"p_{x.order} = {x.fraction} vs {y.fraction}" for x, y in changed)
     if tokens_differ:
-        cause = "the tokens differ"
+        cause = message("tools.cause_tokens")
     else:
-        cause = "the same tokens are divided differently" + _floor_cause(a, b, changed)
-    return Step("clipped counts", first, second, True, f"{listed}: {cause}.")
+        floor = _floor_cause(a, b, changed)
+        cause = message("tools.cause_divided") if floor is None else message("tools.cause_floor", floor=floor)
+    return Step("clipped counts", first, second, True, message("tools.counts_differ", listed=listed, cause=cause))
 
 
-def _floor_cause(a: ImplementationTrace, b: ImplementationTrace, changed: list[tuple[OrderStep, OrderStep]]) -> str:
-    """Which tool divides by more than the candidate's n-grams (NLTK's max(1, total)), or "" when none does."""
+def _floor_cause(
+    a: ImplementationTrace, b: ImplementationTrace, changed: list[tuple[OrderStep, OrderStep]]
+) -> Message | None:
+    """Which tool divides by more than the candidate's n-grams (NLTK's max(1, total)), or None when none does."""
     for trace, pick in ((a, 0), (b, 1)):
         raised = [
             pair[pick] for pair in changed if pair[pick].total > max(trace.candidate_length - pair[pick].order + 1, 0)
         ]
         if raised:
             orders = ", ".join(str(o.order) for o in raised)
-            return (
-                f" ({trace.implementation.label} divides by at least 1 where the candidate has no n-grams "
-                f"of order {orders}: max(1, total))"
-            )
-    return ""
+            return message("tools.floor_cause", tool=trace.implementation.label, orders=orders)
+    return None
 
 
 def _length_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
-    first = f"c = {a.candidate_length}, r = {a.reference_length}"
-    second = f"c = {b.candidate_length}, r = {b.reference_length}"
+    first = _value(f"c = {a.candidate_length}, r = {a.reference_length}")
+    second = _value(f"c = {b.candidate_length}, r = {b.reference_length}")
     if (a.candidate_length, a.reference_length) == (b.candidate_length, b.reference_length):
-        return Step("reference length r", first, second, False, "")
-    text = f"{a.implementation.label} takes {a.length_note}; {b.implementation.label} takes {b.length_note}."
-    return Step("reference length r", first, second, True, text)
+        return Step("reference length r", first, second, False, None)
+    why = message(
+        "tools.lengths_differ",
+        first=a.implementation.label,
+        first_note=a.length_note,
+        second=b.implementation.label,
+        second_note=b.length_note,
+    )
+    return Step("reference length r", first, second, True, why)
 
 
 def _bp_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
-    first, second = f"BP = {a.bp:.4f}", f"BP = {b.bp:.4f}"
+    first, second = _value(f"BP = {a.bp:.4f}"), _value(f"BP = {b.bp:.4f}")
     if math.isclose(a.bp, b.bp, rel_tol=1e-12, abs_tol=1e-15):
-        return Step("brevity penalty", first, second, False, "")
+        return Step("brevity penalty", first, second, False, None)
     if (a.candidate_length, a.reference_length) != (b.candidate_length, b.reference_length):
-        cause = "because c or r differs"
+        cause = message("tools.bp_cause_lengths")
     else:
-        cause = "with the same c and r: the formulas differ"
-    text = f"BP = {a.bp:.4f} for {a.implementation.label} and {b.bp:.4f} for {b.implementation.label}, {cause}."
-    return Step("brevity penalty", first, second, True, text)
+        cause = message("tools.bp_cause_formula")
+    why = message(
+        "tools.bp_differs",
+        first_bp=f"{a.bp:.4f}",
+        first=a.implementation.label,
+        second_bp=f"{b.bp:.4f}",
+        second=b.implementation.label,
+        cause=cause,
+    )
+    return Step("brevity penalty", first, second, True, why)
 
 
-def _precision_value(o: OrderStep) -> str:
-    return f"p{o.order} = {number(o.precision)}" if o.weight > 0 else f"p{o.order} left out"
+def _precision_value(o: OrderStep) -> Message:
+    if o.weight > 0:
+        return _value(f"p{o.order} = {number(o.precision)}")
+    return message("tools.order_left_out", order=o.order)
+
+
+def _values(values: Sequence[Message]) -> Message:
+    return joined(values, "waterfall.join_comma") if values else _value("")
 
 
 def _precision_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
-    first = ", ".join(_precision_value(o) for o in a.orders)
-    second = ", ".join(_precision_value(o) for o in b.orders)
+    first = _values([_precision_value(o) for o in a.orders])
+    second = _values([_precision_value(o) for o in b.orders])
     changed = [
         (x, y)
         for x, y in _order_pairs(a, b)
@@ -188,41 +228,67 @@ def _precision_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
         or (x.weight > 0 and not math.isclose(x.precision, y.precision, rel_tol=1e-12, abs_tol=0.0))
     ]
     if not changed:
-        return Step("precisions", first, second, False, "")
+        return Step("precisions", first, second, False, None)
     parts = []
     for x, y in changed:
         where = (
             f"p_{x.order} = {x.fraction}" if x.fraction == y.fraction else f"p_{x.order} ({x.fraction} vs {y.fraction})"
         )
-        parts.append(f"for {where}, {a.implementation.label} {x.note} and {b.implementation.label} {y.note}")
-    text = "; ".join(parts)
-    return Step("precisions", first, second, True, text + ".")
+        parts.append(
+            message(
+                "tools.precision_part",
+                where=where,
+                first=a.implementation.label,
+                first_note=x.note,
+                second=b.implementation.label,
+                second_note=y.note,
+            )
+        )
+    why = message("tools.sentence", text=joined(parts, "waterfall.join_semicolon"))
+    return Step("precisions", first, second, True, why)
 
 
 def _weights_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
-    first = ", ".join(f"{o.weight:.3g}" for o in a.orders)
-    second = ", ".join(f"{o.weight:.3g}" for o in b.orders)
+    first_weights = ", ".join(f"{o.weight:.3g}" for o in a.orders)
+    second_weights = ", ".join(f"{o.weight:.3g}" for o in b.orders)
+    first, second = _value(first_weights), _value(second_weights)
     if all(math.isclose(x.weight, y.weight, abs_tol=1e-12) for x, y in _order_pairs(a, b)):
-        return Step("weights", first, second, False, "")
-    text = (
-        f"{a.implementation.label} weighs the orders {first} and {b.implementation.label} {second} "
-        f"({a.implementation.label}: {a.implementation.weights}; {b.implementation.label}: {b.implementation.weights})."
+        return Step("weights", first, second, False, None)
+    why = message(
+        "tools.weights_differ",
+        first=a.implementation.label,
+        first_weights=first_weights,
+        second=b.implementation.label,
+        second_weights=second_weights,
+        first_rule=_weights_rule(a),
+        second_rule=_weights_rule(b),
     )
-    return Step("weights", first, second, True, text)
+    return Step("weights", first, second, True, why)
+
+
+def _weights_rule(trace: ImplementationTrace) -> Message:
+    """How the tool sets its weights, in words (the registry's ``weights``)."""
+    return message(f"tools.weights_{trace.implementation.key.replace('-', '_')}")
 
 
 def _rule_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     if a.final_rule == b.final_rule:
-        return Step("final rule", a.final_rule, b.final_rule, False, "")
-    text = f"{a.implementation.label}: {a.final_rule}; {b.implementation.label}: {b.final_rule}."
-    return Step("final rule", a.final_rule, b.final_rule, True, text)
+        return Step("final rule", a.final_rule, b.final_rule, False, None)
+    why = message(
+        "tools.rules_differ",
+        first=a.implementation.label,
+        first_rule=a.final_rule,
+        second=b.implementation.label,
+        second_rule=b.final_rule,
+    )
+    return Step("final rule", a.final_rule, b.final_rule, True, why)
 
 
-def _score_value(trace: ImplementationTrace) -> str:
+def _score_value(trace: ImplementationTrace) -> Message:
     native = number(trace.native_score)
     if trace.implementation.scale == "0-100":
-        return f"{native} (0-100) = {number(trace.score)}"
-    return f"{native} (0-1)"
+        return _value(f"{native} (0-100) = {number(trace.score)}")
+    return _value(f"{native} (0-1)")
 
 
 def _score_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
@@ -232,11 +298,12 @@ def _score_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     )
     same_scale = a.implementation.scale == b.implementation.scale
     if same_unit and same_scale:
-        return Step("score", first, second, False, "")
-    text = f"{a.implementation.label} reports {first}, {b.implementation.label} {second}"
-    if same_unit:
-        text += ": the same number on different scales"
-    return Step("score", first, second, True, text + ".")
+        return Step("score", first, second, False, None)
+    key = "tools.scores_scale" if same_unit else "tools.scores_differ"
+    why = message(
+        key, first=a.implementation.label, first_score=first, second=b.implementation.label, second_score=second
+    )
+    return Step("score", first, second, True, why)
 
 
 def compare_traces(first: ImplementationTrace, second: ImplementationTrace) -> Divergence:

@@ -9,16 +9,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .i18n import Message
+
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """A walkthrough: a candidate, its references and the exact settings it is shown with."""
+    """A walkthrough: a candidate, its references and the exact settings it is shown with.
 
-    name: str
+    ``key`` names it in links (``?preset=love``) and in the message catalogs, where its title and lesson live
+    (``presets.<key>.name``, ``presets.<key>.lesson``) in every language.  ``paper`` counts as Papineni et al.
+    do: case-insensitive, punctuation removed (:func:`bleu_core.explain.paper_text`).
+    """
+
+    key: str
     candidate: str
     references: tuple[str, ...]
     settings: dict[str, Any] = field(default_factory=dict)
-    lesson: str = ""
+    paper: bool = False
+    terms: dict[str, str] = field(default_factory=dict)  # example text the messages quote (never translated)
+
+    @property
+    def name(self) -> Message:
+        return Message(f"presets.{self.key}.name", {"candidate": self.candidate, **self.terms})
+
+    @property
+    def lesson(self) -> Message:
+        return Message(f"presets.{self.key}.lesson", {"candidate": self.candidate, **self.terms})
 
     def options(self) -> dict[str, Any]:
         """Keyword arguments for :func:`bleu_core.explain.explain`."""
@@ -40,115 +56,65 @@ RECALL_REFS = ("I always do.", "I invariably do.", "I perpetually do.")
 
 PRESETS: tuple[Preset, ...] = (
     Preset(
-        "Love can always: three orders, a length tie",
+        "love",
         "the love can always do",
         ("love can always find a way", "love makes anything possible"),
         {"max_order": 3, "weights": (1 / 3, 1 / 3, 1 / 3)},
-        "p = 3/5, 2/4, 1/3; reference lengths 6 and 4 are both 1 away from c = 5: the tie goes to the shorter, "
-        "so r = 4 and BP = 1. BLEU = (3/5 · 1/2 · 1/3)^(1/3) = 0.464.",
     ),
+    Preset("clip_the", "the the the the the the the", CAT_REFS, terms={"repeated": "the the the …", "word": "the"}),
     Preset(
-        "Clipping: the the the …",
+        "clip_paper",
         "the the the the the the the",
-        CAT_REFS,
-        {},
-        "Every 'the' appears in a reference, but no reference has more than two: clipped unigram precision 2/7.",
+        ("The cat is on the mat.", "There is a cat on the mat."),
+        {"max_order": 1},
+        paper=True,
+        terms={"repeated": "the the the …", "word": "the", "capital": "The"},
     ),
+    Preset("clip_bigrams", "the cat the cat on the mat", CAT_REFS, terms={"bigram": "the cat", "never": "cat the"}),
     Preset(
-        "Clipping bigrams: the cat the cat on the mat",
-        "the cat the cat on the mat",
-        CAT_REFS,
-        {},
-        "'the cat' occurs twice but at most once in any reference, and 'cat the' never: bigram precision 4/6.",
-    ),
-    Preset(
-        "Clipping bigrams: the cat ×3 on the mat",
+        "clip_bigrams3",
         "the cat the cat the cat on the mat",
         ("the cat the cat is on the mat", "there is a cat on the mat"),
-        {},
-        "'the cat' is clipped to 2 by the first reference; 'cat on' comes from the second: 6/8 "
-        "(tutorials that print 5/8 forgot 'cat on').",
+        terms={"candidate": "the cat ×3 on the mat", "bigram": "the cat", "other": "cat on"},
     ),
     Preset(
-        "Papineni et al.: candidate 1",
+        "papineni1",
         "It is a guide to action which ensures that the military always obeys the commands of the party",
         PAPINENI_REFS,
-        {},
-        "The paper's good candidate: p = 17/18, 10/17, 7/16, 4/15 (the paper counts words without the period).",
     ),
     Preset(
-        "Papineni et al.: candidate 2",
+        "papineni2",
         "It is to insure the troops forever hearing the activity guidebook that party direct",
         PAPINENI_REFS,
-        {},
-        "The paper's poor candidate: unigram precision 8/14, bigram 1/13; no 3-gram matches, so unsmoothed BLEU is 0.",
     ),
+    Preset("of_the", "of the", PAPINENI_REFS, {"max_order": 2}),
+    Preset("borrow", "I always invariably perpetually do.", RECALL_REFS, {"max_order": 2}),
+    Preset("exact", "I always do.", RECALL_REFS),
     Preset(
-        "Brevity: 'of the'",
-        "of the",
-        PAPINENI_REFS,
-        {},
-        "Perfect precisions 2/2 and 1/1 but only two words: the brevity penalty exp(1 - 16/2) is what stops it.",
-    ),
-    Preset(
-        "Brevity: I always invariably perpetually do.",
-        "I always invariably perpetually do.",
-        RECALL_REFS,
-        {"max_order": 2},
-        "Uses every reference's words at once: p1 = 6/6 and p2 = 3/5 with unigrams and bigrams, so BLEU = 0.775. "
-        "Precision does not punish borrowing from several references, and BP cannot, because c = 6 > r = 4. "
-        "(With 3- and 4-grams p4 = 0/3, and unsmoothed BLEU drops to 0.)",
-    ),
-    Preset(
-        "Brevity: I always do.",
-        "I always do.",
-        RECALL_REFS,
-        {},
-        "Equal to one reference: every precision is 1, c = r = 4, BLEU = 1.",
-    ),
-    Preset(
-        "Quick brown fox: one word changed",
+        "fox_one",
         "the fast brown fox jumped over the lazy dog",
         FOX_REF,
         {"tokenize": "none"},
-        "NLTK's sentence_bleu gives 0.7506238537503395.",
+        terms={"function": "sentence_bleu"},
     ),
     Preset(
-        "Quick brown fox: two words changed",
+        "fox_two",
         "the fast brown fox jumped over the sleepy dog",
         FOX_REF,
         {"tokenize": "none"},
-        "NLTK's sentence_bleu gives 0.4854917717073234.",
+        terms={"function": "sentence_bleu"},
     ),
+    Preset("fox_shorter", "the quick brown fox jumped over the", FOX_REF, {"tokenize": "none"}),
+    Preset("fox_longer", "the quick brown fox jumped over the lazy dog from space", FOX_REF, {"tokenize": "none"}),
     Preset(
-        "Quick brown fox: shorter",
-        "the quick brown fox jumped over the",
-        FOX_REF,
-        {"tokenize": "none"},
-        "All precisions are 1, but c = 7 < r = 9: BP = exp(1 - 9/7) = 0.7514772930752859.",
-    ),
-    Preset(
-        "Quick brown fox: longer",
-        "the quick brown fox jumped over the lazy dog from space",
-        FOX_REF,
-        {"tokenize": "none"},
-        "Two extra words lower the precisions; a longer candidate gets no length bonus.",
-    ),
-    Preset(
-        "MATLAB: fast brown fox summary, weights [1 1 1 1]",
+        "matlab4",
         "The fast brown fox jumped over the lazy dog.",
         MATLAB_REFS,
         {"weights": (1.0, 1.0, 1.0, 1.0)},
-        "MATLAB's bleuEvaluationScore example: 0.7825 (weights are normalized to 1/4 each).",
     ),
-    Preset(
-        "MATLAB: fast brown fox summary, weights [1 1]",
-        "The fast brown fox jumped over the lazy dog.",
-        MATLAB_REFS,
-        {"weights": (1.0, 1.0)},
-        "Only unigrams and bigrams, weights normalized to 1/2: 0.8367.",
-    ),
+    Preset("matlab2", "The fast brown fox jumped over the lazy dog.", MATLAB_REFS, {"weights": (1.0, 1.0)}),
 )
+PRESET_BY_KEY: dict[str, Preset] = {p.key: p for p in PRESETS}
 
 DEFAULT_PRESET = PRESETS[0]
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .examples import Preset
-from .explain import Explanation, explain
+from .explain import Explanation, explain, paper_text
 from .options import BleuOptions, make_options
 
 __all__ = ["TRAPS", "Exercise", "exercise_from_preset", "exercise_from_text", "generate_exercise", "shows_trap"]
@@ -68,6 +68,8 @@ def exercise_from_preset(preset: Preset) -> Exercise:
         smooth=settings["smooth"],
         effective_order=False,
     )
+    if preset.paper:  # counted as the paper counts: lower-cased, punctuation removed
+        return Exercise(paper_text(preset.candidate), tuple(paper_text(r) for r in preset.references), options)
     return Exercise(preset.candidate, preset.references, options)
 
 

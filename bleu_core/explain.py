@@ -8,6 +8,7 @@ the same scorer as :func:`bleu_core.corpus_bleu`, so the numbers agree.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -17,6 +18,7 @@ import numpy as np
 
 from .api import sentence_references
 from .clipping import clip_counts
+from .i18n import Message
 from .options import SMOOTH_DEFAULTS, BleuOptions, OptionSettings, options_from
 from .scoring import score_statistics
 from .statistics import SegmentStats, closest_reference
@@ -94,18 +96,21 @@ class LengthChoice:
     tied_indices: tuple[int, ...]  # references at the same smallest distance
 
     @property
-    def reason(self) -> str:
+    def reason_message(self) -> Message:
+        """Why r is what it is, as a message for any language (``explain.reason_*`` in the catalogs)."""
         c, r = self.candidate_length, self.chosen_length
         if len(self.reference_lengths) == 1:
-            return f"only one reference: r = {r}"
+            return Message("explain.reason_one", {"r": r})
         lengths = sorted({self.reference_lengths[i] for i in self.tied_indices})
         if len(lengths) > 1:
-            tied = " and ".join(str(length) for length in lengths)
-            return (
-                f"lengths {tied} are equally close to c = {c} (|r - c| = {abs(r - c)}); "
-                f"the tie goes to the shorter, r = {r}"
-            )
-        return f"r = {r} is the reference length closest to c = {c} (|r - c| = {abs(r - c)})"
+            tied = " / ".join(str(length) for length in lengths)
+            return Message("explain.reason_tie", {"tied": tied, "c": c, "d": abs(r - c), "r": r})
+        return Message("explain.reason_closest", {"c": c, "d": abs(r - c), "r": r})
+
+    @property
+    def reason(self) -> str:
+        """:attr:`reason_message` in English."""
+        return str(self.reason_message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +146,11 @@ class Explanation:
         return self.log_bp + sum(o.log_term for o in self.orders)
 
     @property
+    def empty_orders(self) -> tuple[int, ...]:
+        """Orders the candidate is too short to have (p_n = 0/0; sacreBLEU counts them as 0 without effective order)."""
+        return tuple(o.order for o in self.orders if o.total == 0)
+
+    @property
     def zero_orders(self) -> tuple[int, ...]:
         """Orders whose unsmoothed precision is 0 (unsmoothed BLEU is then 0)."""
         return tuple(o.order for o in self.orders if o.total > 0 and o.matches == 0)
@@ -149,6 +159,15 @@ class Explanation:
         return SegmentStats.from_counts(
             [[o.matches for o in self.orders]], [self.length.candidate_length], [self.length.reference_lengths]
         )
+
+
+def paper_text(text: str) -> str:
+    """Text as Papineni et al. (2002) count it: lower-cased, punctuation removed, single spaces.
+
+    Their worked examples ignore case and punctuation: ``the`` matches ``The`` and ``mat.`` is ``mat``.
+    """
+    kept = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in text.lower())
+    return " ".join(kept.split())
 
 
 def choose_reference_length(candidate_length: int, reference_lengths: Sequence[int]) -> LengthChoice:

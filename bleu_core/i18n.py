@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -80,12 +80,30 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, language: str = DEFAULT_LANGUAGE) -> str:
-        return text(self.key, language, **self.params)
+        """The sentence in ``language``; parameters that are messages (or tuples of them, joined by "; ") are put
+        into the same language."""
+        return text(self.key, language, **{name: _render_param(value, language) for name, value in self.params.items()})
 
     def __str__(self) -> str:
         return self.render(DEFAULT_LANGUAGE)
 
 
+def _render_param(value: Any, language: str) -> Any:
+    if isinstance(value, Message):
+        return value.render(language)
+    if isinstance(value, tuple) and value and all(isinstance(v, Message) for v in value):
+        return "; ".join(v.render(language) for v in value)
+    return value
+
+
 def message(key: str, **params: Any) -> Message:
     """A :class:`Message` (``message("settings.weight", n=3)``)."""
     return Message(key, params)
+
+
+def joined(parts: Sequence[Message], key: str) -> Message:
+    """``parts`` as one message, joined by the catalog's ``key`` (``"{first}, {rest}"``) in each language."""
+    result = parts[-1]
+    for part in reversed(parts[:-1]):
+        result = message(key, first=part, rest=result)
+    return result

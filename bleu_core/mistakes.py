@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .explain import Explanation, explain
+from .i18n import Message
 from .scoring import score_statistics
 from .statistics import SegmentStats
 from .tokenizers import tokenize_line
@@ -25,15 +26,49 @@ __all__ = ["MistakeCheck", "common_mistakes", "pretokenize"]
 
 @dataclass(frozen=True, slots=True)
 class MistakeCheck:
-    """sacreBLEU's sentence score next to the score with one step done wrong."""
+    """sacreBLEU's sentence score next to the score with one step done wrong.
+
+    The prose is in the catalogs (``mistakes.<key>_*``): :attr:`title`, :attr:`wrong_rule`, :attr:`correct_rule`
+    and :attr:`detail` are messages for any language; ``mistake``, ``wrong_formula``, ``correct_formula`` and
+    ``explanation`` are the same in English.
+    """
 
     key: str
-    mistake: str
-    wrong_formula: str
-    correct_formula: str
     correct: float
     wrong: float
-    explanation: str
+    detail: Message
+
+    @property
+    def _name(self) -> str:
+        return self.key.replace("-", "_")
+
+    @property
+    def title(self) -> Message:
+        return Message(f"mistakes.{self._name}_title")
+
+    @property
+    def wrong_rule(self) -> Message:
+        return Message(f"mistakes.{self._name}_wrong")
+
+    @property
+    def correct_rule(self) -> Message:
+        return Message(f"mistakes.{self._name}_correct")
+
+    @property
+    def mistake(self) -> str:
+        return str(self.title)
+
+    @property
+    def wrong_formula(self) -> str:
+        return str(self.wrong_rule)
+
+    @property
+    def correct_formula(self) -> str:
+        return str(self.correct_rule)
+
+    @property
+    def explanation(self) -> str:
+        return str(self.detail)
 
     @property
     def differs(self) -> bool:
@@ -73,22 +108,13 @@ def _no_log(trace: Explanation) -> MistakeCheck:
     mean = math.fsum(w * p for w, p in used)
     wrong = 0.0 if trace.no_unigram_match else trace.bp * math.exp(mean)
     if trace.no_unigram_match:
-        text = "No unigram matches, so both are 0 here."
+        detail = Message("mistakes.no_log_no_match")
     else:
-        text = (
-            f"Σ w·p_n = {mean:.4f} is the arithmetic mean of the precisions; exponentiating it gives "
-            f"{trace.bp:.4f}·exp({mean:.4f}) = {wrong:.4f}, which can never fall below BP = {trace.bp:.4f} "
-            f"however poor the match. The geometric mean exp(Σ w·log p_n) gives {trace.score:.4f}."
+        detail = Message(
+            "mistakes.no_log_detail",
+            {"mean": f"{mean:.4f}", "bp": f"{trace.bp:.4f}", "wrong": f"{wrong:.4f}", "score": f"{trace.score:.4f}"},
         )
-    return MistakeCheck(
-        "no-log",
-        "exp of the weighted precisions, without the log",
-        "BP·exp(Σ w_n·p_n)",
-        "BP·exp(Σ w_n·log p_n)",
-        trace.score,
-        wrong,
-        text,
-    )
+    return MistakeCheck("no-log", trace.score, wrong, detail)
 
 
 def _inverted_bp(trace: Explanation) -> MistakeCheck:
@@ -96,26 +122,17 @@ def _inverted_bp(trace: Explanation) -> MistakeCheck:
     if 0 < c < r:
         wrong_bp = math.exp(1 - c / r)
         wrong = trace.score / trace.bp * wrong_bp
-        text = (
-            f"With c = {c} < r = {r}, exp(1 − c/r) = exp(1 − {c}/{r}) = {wrong_bp:.4f} is above 1 and rewards "
-            f"the short candidate; exp(1 − r/c) = {trace.bp:.4f} penalizes it."
+        detail = Message(
+            "mistakes.inverted_bp_detail", {"c": c, "r": r, "wrong_bp": f"{wrong_bp:.4f}", "bp": f"{trace.bp:.4f}"}
         )
     else:
         wrong = trace.score
-        text = f"Here c = {c} ≥ r = {r}, so BP = 1 under either formula; a shorter candidate would show the mistake."
-    return MistakeCheck(
-        "inverted-bp",
-        "brevity penalty written as exp(1 − c/r)",
-        "exp(1 − c/r)",
-        "exp(1 − r/c)",
-        trace.score,
-        wrong,
-        text,
-    )
+        detail = Message("mistakes.inverted_bp_same", {"c": c, "r": r})
+    return MistakeCheck("inverted-bp", trace.score, wrong, detail)
 
 
-def _times(count: int) -> str:
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+def _times(count: int) -> Message:
+    return Message({1: "mistakes.once", 2: "mistakes.twice"}.get(count, "mistakes.times"), {"count": count})
 
 
 def _no_clipping(trace: Explanation) -> MistakeCheck:
@@ -123,29 +140,26 @@ def _no_clipping(trace: Explanation) -> MistakeCheck:
     wrong = _rescore(trace, matches=unclipped)
     changed = [(o, u) for o, u in zip(trace.orders, unclipped, strict=True) if u != o.matches]
     if not changed:
-        text = (
-            "No n-gram occurs in the candidate more often than in the reference that has it most: "
-            "clipping removes nothing here."
-        )
+        detail = Message("mistakes.no_clipping_nothing")
     else:
         parts = []
         for o, u in changed:
             row = max(o.rows, key=lambda x: x.clipped_away)
             parts.append(
-                f"p_{o.order} becomes {u}/{o.total} instead of {o.fraction} ('{row.text}' counted "
-                f"{_times(row.candidate_count)}, though no reference has it more than "
-                f"{_times(row.max_reference_count)})"
+                Message(
+                    "mistakes.no_clipping_part",
+                    {
+                        "n": o.order,
+                        "unclipped": f"{u}/{o.total}",
+                        "fraction": o.fraction,
+                        "ngram": row.text,
+                        "times": _times(row.candidate_count),
+                        "most": _times(row.max_reference_count),
+                    },
+                )
             )
-        text = "; ".join(parts) + "."
-    return MistakeCheck(
-        "no-clipping",
-        "forgetting to clip the counts",
-        "count every candidate n-gram found in a reference",
-        "min(count, max count in one reference)",
-        trace.score,
-        wrong,
-        text,
-    )
+        detail = Message("mistakes.no_clipping_detail", {"parts": tuple(parts)})
+    return MistakeCheck("no-clipping", trace.score, wrong, detail)
 
 
 def _shortest(trace: Explanation) -> MistakeCheck:
@@ -153,25 +167,15 @@ def _shortest(trace: Explanation) -> MistakeCheck:
     shortest, r, c = min(lengths), trace.length.chosen_length, trace.length.candidate_length
     wrong = _rescore(trace, ref_len=shortest)
     if len(lengths) == 1:
-        text = "With one reference, shortest and closest are the same."
+        detail = Message("mistakes.shortest_one")
     elif shortest == r:
-        text = f"The closest reference (r = {r} for c = {c}) is also the shortest here."
+        detail = Message("mistakes.shortest_same", {"r": r, "c": c})
     else:
         wrong_bp = float(score_statistics(_length_stats(c, shortest), trace.options).bp[0])
-        text = f"The shortest reference has {shortest} tokens, the one closest to c = {c} has {r}: "
-        if math.isclose(wrong_bp, trace.bp):
-            text += f"c is at least both, so BP = {trace.bp:.4f} either way."
-        else:
-            text += f"BP = {wrong_bp:.4f} instead of {trace.bp:.4f}."
-    return MistakeCheck(
-        "shortest-reference",
-        "the shortest reference instead of the closest",
-        "r = shortest reference length",
-        "r = closest reference length",
-        trace.score,
-        wrong,
-        text,
-    )
+        params = {"shortest": shortest, "c": c, "r": r, "bp": f"{trace.bp:.4f}", "wrong_bp": f"{wrong_bp:.4f}"}
+        same = math.isclose(wrong_bp, trace.bp)
+        detail = Message("mistakes.shortest_same_bp" if same else "mistakes.shortest_detail", params)
+    return MistakeCheck("shortest-reference", trace.score, wrong, detail)
 
 
 def _length_stats(candidate_length: int, reference_length: int) -> SegmentStats:
@@ -189,27 +193,19 @@ def _tokenized(trace: Explanation) -> MistakeCheck:
     again = explain(candidate, references)
     wrong = again.score
     if again.candidate_tokens == trace.candidate_tokens and again.reference_tokens == trace.reference_tokens:
-        text = (
-            "A Moses-style tokenizer (hyphens as @-@, apostrophes split off) changes no token of this text, "
-            "so the score is the same here; on real text it usually is not."
-        )
+        detail = Message("mistakes.tokenized_same")
     else:
-        counts = ", ".join(o.fraction for o in again.orders)
-        text = (
-            f"A Moses-style tokenizer (hyphens as @-@, apostrophes split off) run before sacreBLEU turns the "
-            f"candidate's {trace.length.candidate_length} tokens into {again.length.candidate_length} "
-            f"('{' '.join(again.candidate_tokens)}'); the counts become {counts} and BLEU {wrong:.4f}: "
-            "scores on tokenized text are not comparable with sacreBLEU's."
+        detail = Message(
+            "mistakes.tokenized_detail",
+            {
+                "before": trace.length.candidate_length,
+                "after": again.length.candidate_length,
+                "tokens": " ".join(again.candidate_tokens),
+                "counts": ", ".join(o.fraction for o in again.orders),
+                "wrong": f"{wrong:.4f}",
+            },
         )
-    return MistakeCheck(
-        "tokenized-text",
-        "scoring already-tokenized text",
-        "sacreBLEU on Moses-tokenized text",
-        "sacreBLEU on the plain text",
-        trace.score,
-        wrong,
-        text,
-    )
+    return MistakeCheck("tokenized-text", trace.score, wrong, detail)
 
 
 def common_mistakes(candidate: str, references: Sequence[str]) -> tuple[MistakeCheck, ...]:

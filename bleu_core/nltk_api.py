@@ -13,14 +13,14 @@ from __future__ import annotations
 import numbers
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction as _Fraction
-from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from .counting import stream_statistics
+from .i18n import message
 from .statistics import closest_ref_length as _closest
-from .tools.base import CorpusCounts, OriginalToolError, count_corpus
+from .token_lists import token_list_statistics
+from .tools.base import CorpusCounts, CorpusSums, OriginalToolError, count_corpus
 from .tools.nltk import DEFAULT_WEIGHTS, _nltk_traces
 from .tools.nltk import brevity_penalty as _brevity_penalty
 from .tools.nltk_smoothing import SmoothingInput, smooth
@@ -173,27 +173,24 @@ def _native_errors(function: Any, *args: Any) -> Any:
     try:
         return function(*args)
     except OriginalToolError as error:
-        message = str(error)
-        if "ZeroDivisionError" in message:
-            raise ZeroDivisionError(message) from None
-        if "IndexError" in message:
-            raise IndexError(message) from None
-        if "assertion" in message:
-            raise AssertionError(message) from None
+        text = str(error)
+        if "ZeroDivisionError" in text:
+            raise ZeroDivisionError(text) from None
+        if "IndexError" in text:
+            raise IndexError(text) from None
+        if "assertion" in text:
+            raise AssertionError(text) from None
         raise
 
 
-def _corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[list[list[str]]], list[list[str]]]:
+def _corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[list[list[Hashable]]], list[list[Hashable]]]:
+    """The corpus as lists; tokens stay as given (counting compares them as NLTK's Counters do)."""
     if len(list_of_references) != len(hypotheses):
         raise AssertionError("The number of hypotheses and their reference(s) should be the same ")
-    names: dict[Hashable, str] = {}
-    hyps = [list(hypothesis) for hypothesis in hypotheses]
-    refs = [[list(ref) for ref in references] for references in list_of_references]
-    kinds = set(map(type, chain.from_iterable(hyps))) | {type(t) for rs in refs for r in rs for t in r}
-    if not kinds <= _STR:  # tokens other than str: each distinct token gets a name of its own
-        hyps = [_tokens(hypothesis, names) for hypothesis in hyps]
-        refs = [[_tokens(ref, names) for ref in references] for references in refs]
-    for i, references in enumerate(refs):
+    # Lists are kept, not copied (nothing here changes them); other sequences become lists.
+    hyps = [h if type(h) is list else list(h) for h in hypotheses]
+    refs = [[r if type(r) is list else list(r) for r in rs] for rs in list_of_references]
+    for i, references in enumerate(refs if not all(refs) else ()):
         if not references:  # NLTK fails on the first n-gram it looks up, or else on min() of no lengths
             if hyps[i]:
                 raise KeyError(f"segment {i} has no references to clip its n-grams against")
@@ -205,37 +202,12 @@ def _corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[list[list[st
 VECTORIZED_SEGMENTS = 64
 
 
-def _count(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int) -> CorpusCounts:
-    """Clipped counts of every segment: bleu_core's vectorized engine for long corpora of plain tokens.
-
-    Tokens are joined with spaces and split again by the engine (tokenizer ``none``), so only corpora whose
-    tokens are non-empty and hold no whitespace go that way; the rest are counted segment by segment.
-    """
+def _count(hyps: list[list[Hashable]], refs: list[list[list[Hashable]]], max_order: int) -> CorpusCounts | CorpusSums:
+    """Clipped counts of every segment, summed: bleu_core's vectorized engine for long corpora
+    (:func:`bleu_core.token_lists.token_list_statistics`), segment by segment for short ones."""
     if len(hyps) < VECTORIZED_SEGMENTS:
-        return count_corpus(hyps, refs, max_order)
-    hyp_texts = _joined(hyps)
-    widest = max(len(rs) for rs in refs)
-    streams = [_joined([rs[k] if k < len(rs) else None for rs in refs]) for k in range(widest)]
-    if hyp_texts is None or any(stream is None for stream in streams):
-        return count_corpus(hyps, refs, max_order)
-    stats, _ = stream_statistics(hyp_texts, streams, tokenize="none", max_order=max_order)  # type: ignore[arg-type]
-    return CorpusCounts(
-        max_order,
-        tuple(map(tuple, stats.matches.tolist())),
-        tuple(map(tuple, stats.totals.tolist())),
-        tuple(stats.hyp_len.tolist()),
-        tuple((r,) for r in stats.ref_len.tolist()),  # the chosen lengths: NLTK's corpus score needs only those
-        int(stats.ref_len.sum()),
-    )
-
-
-def _joined(token_lists: Sequence[list[str] | None]) -> list[str | None] | None:
-    """Each token list joined with spaces (None stays None), or None when splitting would not give it back."""
-    texts = [None if tokens is None else " ".join(tokens) for tokens in token_lists]
-    for text, tokens in zip(texts, token_lists, strict=True):
-        if text is not None and text.split() != tokens:
-            return None
-    return texts
+        return count_corpus(hyps, refs, max_order)  # type: ignore[arg-type]
+    return CorpusSums.of_statistics(token_list_statistics(hyps, refs, max_order))
 
 
 def corpus_bleu(
@@ -249,7 +221,7 @@ def corpus_bleu(
     refs, hyps = _corpus(list_of_references, hypotheses)
     method, params = _smoothing(smoothing_function)
     traces = _native_errors(_nltk_traces, refs, hyps, weights, method, bool(auto_reweigh), params, _count)
-    if traces[0].score == 0 and traces[0].rule.startswith("no unigram match"):
+    if traces[0].score == 0 and traces[0].rule == message("tools.rule_no_unigram"):
         scores: list[Any] = [0] * len(traces)  # NLTK returns the int 0 here
     else:
         scores = [_native_errors(trace.checked_score) for trace in traces]

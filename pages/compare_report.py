@@ -15,6 +15,7 @@ from datetime import datetime
 
 import pandas as pd
 
+from bleu_core.i18n import DEFAULT_LANGUAGE, text
 from bleu_core.ranking import Comparison, SystemRank
 from pages import verdict_views
 
@@ -105,12 +106,12 @@ def interval_svg(title: str, rows: Sequence[Row], axis_title: str, reference: fl
     return "".join(parts)
 
 
-def _table(frame: pd.DataFrame) -> str:
+def _table(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> str:
     frame = frame.copy()
     for column, digits in (("BLEU", 2), ("c/r", 3)):
         if column in frame.columns:
             frame[column] = [f"{v:.{digits}f}" for v in frame[column]]
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in verdict_views.headers(frame, language).columns)
     body = []
     for record in frame.itertuples(index=False):
         cells = []
@@ -118,7 +119,7 @@ def _table(frame: pd.DataFrame) -> str:
             text = "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
             css = ' class="name"' if column == "system" else ""
             if column == "verdict":
-                css = ' class="better"' if "better" in text else ' class="worse"' if "worse" in text else ""
+                css = ' class="better"' if "▲" in text else ' class="worse"' if "▼" in text else ""
             cells.append(f"<td{css}>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
@@ -135,7 +136,9 @@ def _paragraphs(markdown: str) -> str:
     return "\n".join(out)
 
 
-def _charts(frame: pd.DataFrame, ranks: Sequence[SystemRank], comparison: Comparison) -> list[str]:
+def _charts(
+    frame: pd.DataFrame, ranks: Sequence[SystemRank], comparison: Comparison, language: str = DEFAULT_LANGUAGE
+) -> list[str]:
     colors = verdict_views.VERDICT_COLORS
     deltas = [
         Row(str(r.system), r["Δ BLEU"], _or(r["Δ low"], r["Δ BLEU"]), _or(r["Δ high"], r["Δ BLEU"]), colors[r.verdict])
@@ -153,9 +156,11 @@ def _charts(frame: pd.DataFrame, ranks: Sequence[SystemRank], comparison: Compar
         for r in ranks
     ]
     return [
-        interval_svg(f"Difference to {comparison.baseline} (95% paired-bootstrap interval)", deltas, "Δ BLEU", 0.0),
-        interval_svg("BLEU with its 95% bootstrap interval", scores, "BLEU"),
-        interval_svg("Rank ranges (colour: cluster)", rank_rows, "rank (1 = best)"),
+        interval_svg(text("verdict.report_chart_delta", language, baseline=comparison.baseline), deltas, "Δ BLEU", 0.0),
+        interval_svg(text("verdict.chart_ci", language), scores, "BLEU"),
+        interval_svg(
+            text("verdict.report_chart_ranks", language), rank_rows, text("verdict.axis_rank_range", language)
+        ),
     ]
 
 
@@ -172,27 +177,30 @@ def build_report(
     settings: Mapping[str, str],
     created: datetime,
     explanation: str,
+    language: str = DEFAULT_LANGUAGE,
 ) -> str:
     """The whole report as one HTML document (UTF-8, inline CSS and SVG, no external resource)."""
     settings_rows = "".join(
         f"<tr><td class='name'>{html.escape(k)}</td><td class='name'>{html.escape(v)}</td></tr>"
         for k, v in settings.items()
     )
-    charts = "\n".join(f"<figure>{svg}</figure>" for svg in _charts(frame, ranks, comparison))
+    charts = "\n".join(f"<figure>{svg}</figure>" for svg in _charts(frame, ranks, comparison, language))
+    title = html.escape(text("verdict.report_title", language))
+    created_line = html.escape(text("verdict.report_created", language, time=created.strftime("%Y-%m-%d %H:%M UTC")))
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>BLEU comparison</title><style>{STYLE}</style></head>
+<html lang="{language}"><head><meta charset="utf-8"><title>{title}</title><style>{STYLE}</style></head>
 <body>
-<h1>BLEU comparison</h1>
-<p>Created {html.escape(created.strftime("%Y-%m-%d %H:%M UTC"))} with BLEU Explorer.
-Signature: <code>{html.escape(signature)}</code></p>
+<h1>{title}</h1>
+<p>{created_line}
+{html.escape(text("verdict.report_signature", language))} <code>{html.escape(signature)}</code></p>
 <table>{settings_rows}</table>
-<h2>Results</h2>
-{_table(verdict_views.display_frame(frame))}
-<h2>Significance ranking</h2>
-{_table(verdict_views.ranks_frame(ranks))}
-<h2>Charts</h2>
+<h2>{html.escape(text("verdict.report_results", language))}</h2>
+{_table(verdict_views.display_frame(frame, language), language)}
+<h2>{html.escape(text("verdict.ranking", language))}</h2>
+{_table(verdict_views.ranks_frame(ranks), language)}
+<h2>{html.escape(text("verdict.report_charts", language))}</h2>
 {charts}
-<h2>How to read this</h2>
+<h2>{html.escape(text("verdict.report_how_to_read", language))}</h2>
 {_paragraphs(explanation)}
 </body></html>
 """

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
+from bleu_core.i18n import DEFAULT_LANGUAGE, text
 from bleu_core.ngram_lists import NgramContrast
 
 _LATEX_SPECIAL = re.compile(r"([\\&%$#_{}~^])")
@@ -49,7 +50,7 @@ def results_json(frame: pd.DataFrame, signature: str, test: str, n_samples: int,
     )
 
 
-def precisions_chart(analyses: Mapping[str, CorpusAnalysis]) -> alt.Chart:
+def precisions_chart(analyses: Mapping[str, CorpusAnalysis], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     rows = [
         {"system": name, "order": f"p{n}", "precision": 100 * p}
         for name, a in analyses.items()
@@ -61,15 +62,19 @@ def precisions_chart(analyses: Mapping[str, CorpusAnalysis]) -> alt.Chart:
         .encode(
             x=alt.X("order:N", title=None),
             xOffset="system:N",
-            y=alt.Y("precision:Q", title="precision (%)"),
-            color=alt.Color("system:N"),
-            tooltip=["system", "order", alt.Tooltip("precision:Q", format=".2f")],
+            y=alt.Y("precision:Q", title=text("compare.axis_precision", language)),
+            color=alt.Color("system:N", title=text("compare.legend_system", language)),
+            tooltip=[
+                alt.Tooltip("system:N", title=text("compare.legend_system", language)),
+                alt.Tooltip("order:N", title=text("compare.axis_order", language)),
+                alt.Tooltip("precision:Q", title=text("compare.axis_precision", language), format=".2f"),
+            ],
         )
-        .properties(height=260, title="n-gram precisions per system")
+        .properties(height=260, title=text("compare.chart_precisions", language))
     )
 
 
-def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]]) -> alt.Chart:
+def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     rows = [
         {"system": name, "reference length": b.label, "BLEU": 100 * b.corpus_bleu, "segments": b.segments}
         for name, items in buckets.items()
@@ -82,13 +87,23 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]]) -> alt.Chart:
         alt.Chart(pd.DataFrame(rows))
         .mark_bar()
         .encode(
-            x=alt.X("reference length:N", sort=order, title="reference length (tokens)", axis=alt.Axis(labelAngle=0)),
+            x=alt.X(
+                "reference length:N",
+                sort=order,
+                title=text("compare.axis_reference_length", language),
+                axis=alt.Axis(labelAngle=0),
+            ),
             xOffset="system:N",
-            y=alt.Y("BLEU:Q", title="corpus BLEU of the bucket"),
-            color=alt.Color("system:N"),
-            tooltip=["system", "reference length", "segments", alt.Tooltip("BLEU:Q", format=".2f")],
+            y=alt.Y("BLEU:Q", title=text("compare.axis_bucket_bleu", language)),
+            color=alt.Color("system:N", title=text("compare.legend_system", language)),
+            tooltip=[
+                alt.Tooltip("system:N", title=text("compare.legend_system", language)),
+                alt.Tooltip("reference length:N", title=text("compare.axis_reference_length", language)),
+                alt.Tooltip("segments:Q", title=text("compare.col_segments", language)),
+                alt.Tooltip("BLEU:Q", format=".2f"),
+            ],
         )
-        .properties(height=260, title="BLEU by reference length")
+        .properties(height=260, title=text("compare.chart_buckets", language))
     )
 
 
@@ -107,30 +122,43 @@ def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.
     )
 
 
-def scatter_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
+def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     data = frame.rename(columns={a: "x", b: "y"})
     diff = data["difference"].to_numpy()
     top = float(max(data["x"].max(), data["y"].max(), 1.0))
     domain = [0.0, round(top * 1.04, 1)]  # the data's range with a margin, alike on both axes
-    data["better"] = np.where(diff > 1e-9, "first", np.where(diff < -1e-9, "second", "tie"))
+    first, second, tie = (text(f"compare.better_{k}", language) for k in ("first", "second", "tie"))
+    data["better"] = np.where(diff > 1e-9, first, np.where(diff < -1e-9, second, tie))
     points = (
         alt.Chart(data)
         .mark_circle(size=40, opacity=0.6)
         .encode(
-            x=alt.X("x:Q", title=f"sentence BLEU of {a}", scale=alt.Scale(domain=domain, nice=False)),
-            y=alt.Y("y:Q", title=f"sentence BLEU of {b}", scale=alt.Scale(domain=domain, nice=False)),
+            x=alt.X(
+                "x:Q",
+                title=text("compare.axis_sentence_bleu", language, name=a),
+                scale=alt.Scale(domain=domain, nice=False),
+            ),
+            y=alt.Y(
+                "y:Q",
+                title=text("compare.axis_sentence_bleu", language, name=b),
+                scale=alt.Scale(domain=domain, nice=False),
+            ),
             color=alt.Color(
                 "better:N",
-                title="better system",
-                scale=alt.Scale(domain=["first", "second", "tie"], range=["#3b6ea8", "#c77700", "#999999"]),
+                title=text("compare.legend_better", language),
+                scale=alt.Scale(domain=[first, second, tie], range=["#3b6ea8", "#c77700", "#999999"]),
             ),
-            tooltip=["segment", alt.Tooltip("x:Q", title=a, format=".2f"), alt.Tooltip("y:Q", title=b, format=".2f")],
+            tooltip=[
+                alt.Tooltip("segment:Q", title=text("compare.col_segment", language)),
+                alt.Tooltip("x:Q", title=a, format=".2f"),
+                alt.Tooltip("y:Q", title=b, format=".2f"),
+            ],
         )
         .add_params(alt.selection_point(name="picked", fields=["segment"], on="click"))
     )
     diagonal = alt.Chart(pd.DataFrame({"x": domain, "y": domain})).mark_line(color="#999", strokeDash=[4, 4])
     return (diagonal.encode(x="x:Q", y="y:Q") + points).properties(
-        height=380, title="Sentence BLEU per segment (first = the x axis system)"
+        height=380, title=text("compare.chart_scatter", language)
     )
 
 
@@ -139,13 +167,13 @@ def win_tie_loss(frame: pd.DataFrame) -> tuple[int, int, int]:
     return int((diff > 1e-9).sum()), int((np.abs(diff) <= 1e-9).sum()), int((diff < -1e-9).sum())
 
 
-def contrast_frame(items: Sequence[NgramContrast]) -> pd.DataFrame:
+def contrast_frame(items: Sequence[NgramContrast], language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "n-gram": [c.ngram for c in items],
+            text("compare.col_ngram", language): [c.ngram for c in items],
             "n": [c.order for c in items],
-            "matches": [c.matches for c in items],
-            "others (mean)": [round(c.others, 2) for c in items],
+            text("compare.col_matches", language): [c.matches for c in items],
+            text("compare.col_others", language): [round(c.others, 2) for c in items],
         }
     )
 

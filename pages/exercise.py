@@ -14,14 +14,14 @@ from typing import Any
 
 import streamlit as st
 
-from bleu_core.examples import DEFAULT_PRESET, PRESETS
+from bleu_core.examples import DEFAULT_PRESET, PRESET_BY_KEY, PRESETS
 from bleu_core.exercise_checks import Quantity, Verdict, check_answer, exercise_steps, expected_value
 from bleu_core.exercises import TRAPS, Exercise, exercise_from_preset, exercise_from_text, generate_exercise
 from bleu_core.explain import Explanation
 from bleu_core.options import SMOOTH_DEFAULTS
 from pages import cached
-from pages.i18n import t, with_language
-from pages.state import build_query
+from pages.explain_link import build_link
+from pages.i18n import language, t, with_language
 
 SOURCES = ("generated", "preset", "own")
 SOURCE = "exercise_source"
@@ -36,7 +36,7 @@ LOADED = "exercise_loaded"
 CHECKED = "exercise_checked"  # {step id: verdicts of the last submit}
 REVEALED = "exercise_revealed"  # {step id}
 ANY = "any"
-PRESET_NAMES = tuple(p.name for p in PRESETS)
+PRESET_KEYS = tuple(p.key for p in PRESETS)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -70,7 +70,7 @@ def initialize() -> list[str]:
         return []
     query = st.query_params
     problems = []
-    ss[SOURCE], ss[SEED], ss[TRAP], ss[PRESET] = "generated", 1, ANY, DEFAULT_PRESET.name
+    ss[SOURCE], ss[SEED], ss[TRAP], ss[PRESET] = "generated", 1, ANY, DEFAULT_PRESET.key
     ss[CANDIDATE], ss[REFERENCES] = DEFAULT_PRESET.candidate, "\n".join(DEFAULT_PRESET.references)
     ss[MAX_N], ss[SMOOTH] = 4, "none"
     if "seed" in query:
@@ -86,7 +86,7 @@ def initialize() -> list[str]:
         problems.append(t("exercise.bad_trap", value=trap))
     if "seed" not in query and "preset" in query:
         name = query.get("preset", "")
-        if name in PRESET_NAMES:
+        if name in PRESET_KEYS:
             ss[SOURCE], ss[PRESET] = "preset", name
         else:
             problems.append(t("exercise.bad_preset", value=name))
@@ -123,8 +123,9 @@ def choose() -> Exercise | None:
         cols[2].button(t("exercise.next"), on_click=next_exercise)
         return generated(int(ss[SEED]), None if ss[TRAP] == ANY else ss[TRAP])
     if ss[SOURCE] == "preset":
-        st.selectbox(t("exercise.preset"), PRESET_NAMES, key=PRESET)
-        return exercise_from_preset(PRESETS[PRESET_NAMES.index(ss[PRESET])])
+        names = {p.key: p.name.render(language()) for p in PRESETS}
+        st.selectbox(t("exercise.preset"), PRESET_KEYS, format_func=names.__getitem__, key=PRESET)
+        return exercise_from_preset(PRESET_BY_KEY[ss[PRESET]])
     st.text_input(t("exercise.candidate_input"), key=CANDIDATE)
     st.text_area(t("exercise.references_input"), key=REFERENCES, height=90)
     st.number_input(t("exercise.max_n"), min_value=1, max_value=4, step=1, key=MAX_N)
@@ -314,14 +315,19 @@ def exercise_id(exercise: Exercise) -> str:
 
 def walkthrough_link(exercise: Exercise) -> str:
     options = exercise.options
-    query = build_query(
-        exercise.candidate,
-        list(exercise.references),
-        options.max_order,
-        list(options.weights),
-        options.tokenize,
-        options.smooth,
-        options.lowercase,
+    query = build_link(
+        {
+            "candidate": exercise.candidate,
+            "references": list(exercise.references),
+            "max_order": options.max_order,
+            "weights": None if options.uniform_weights else list(options.weights),
+            "tokenize": options.tokenize,
+            "lowercase": options.lowercase,
+            "smooth": options.smooth,
+            "smooth_value": options.smooth_value,
+            "effective_order": options.effective_order,
+            "paper": False,
+        }
     )
     return "?" + urllib.parse.urlencode(with_language(query), doseq=True)
 

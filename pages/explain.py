@@ -1,62 +1,98 @@
-"""Explain: the classroom walkthrough of one candidate against its references."""
+"""Explain: the classroom walkthrough of one candidate against its references (and its presentation mode)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
-from bleu_core.examples import DEFAULT_PRESET, PRESETS, Preset
-from bleu_core.explain import smoothing_alternatives
+from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
+from bleu_core.explain import paper_text, smoothing_alternatives
+from bleu_core.i18n import text
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.reader import InputFileError
 from bleu_core.tools.nltk import nltk_smoothing_scores
-from pages import cached, controls, ensure_app_navigation, exercise, views, walkthrough
+from pages import cached, controls, ensure_app_navigation, exercise, explain_link, present, views, walkthrough
 from pages import state as S
+from pages.i18n import language, t, with_language
 
 ensure_app_navigation()
 
-CUSTOM = "(your own text)"
-PRESET_BY_NAME = {p.name: p for p in PRESETS}
+CUSTOM = "custom"
+PAPER = "ex_paper"
+PRESENT = "ex_present"
+STEP = "ex_step"
+NOTICE = "ex_notice"
+UPLOADED = "ex_uploaded"
 
 
-def preset_values(preset: Preset) -> dict[str, Any]:
-    options = preset.options()
-    weights = list(options["weights"]) if "weights" in options else None
-    return {
-        "candidate": preset.candidate,
-        "references": list(preset.references),
-        "max_order": options.get("max_order", len(weights) if weights else 4),
-        "weights": weights,
-        "tokenize": options["tokenize"],
-        "smooth": options["smooth"],
-        "lowercase": options.get("lowercase", False),
-        "effective_order": options["effective_order"],
-    }
+def smooth_value_key(method: str) -> str:
+    return f"{S.SMOOTH_VALUE}_{method}"
+
+
+#: Widget values kept while their widgets are not drawn (presentation mode shows no inputs).
+KEEP = (
+    S.CANDIDATE,
+    S.REFERENCES,
+    S.MAX_N,
+    S.TOKENIZE,
+    S.SMOOTH,
+    S.LOWERCASE,
+    S.EFFECTIVE,
+    S.PRESET,
+    S.HIGHLIGHT,
+    PAPER,
+    PRESENT,
+    STEP,
+    "ex_k",
+    *(S.weight_key(n) for n in range(1, S.MAX_ORDER_LIMIT + 1)),
+    *(smooth_value_key(m) for m in explain_link.SMOOTH_VALUE_DEFAULTS),
+)
+
+
+def keep_values() -> None:
+    ss = st.session_state
+    for key in KEEP:
+        if key in ss:
+            ss[key] = ss[key]
 
 
 def load_values(values: dict[str, Any]) -> None:
-    """Put a complete example into the widgets' session state."""
+    """Put a complete page state (:func:`explain_link.resolve`) into the widgets' session state."""
     ss = st.session_state
-    ss[S.CANDIDATE] = values.get("candidate", "")
-    ss[S.REFERENCES] = "\n".join(values.get("references", []))
-    max_order = int(values.get("max_order", 4))
+    ss[S.CANDIDATE] = values["candidate"]
+    ss[S.REFERENCES] = "\n".join(values["references"])
+    max_order = int(values["max_order"])
     ss[S.MAX_N] = max_order
     weights = values.get("weights") or [1.0] * max_order
     top = max(weights) or 1.0
     for n in range(1, S.MAX_ORDER_LIMIT + 1):
         ss[S.weight_key(n)] = round(weights[n - 1] / top, 4) if n <= len(weights) else 1.0
-    ss[S.TOKENIZE] = values.get("tokenize", "13a")
-    ss[S.SMOOTH] = values.get("smooth", "none")
-    ss[S.LOWERCASE] = bool(values.get("lowercase", False))
-    ss[S.EFFECTIVE] = bool(values.get("effective_order", False))
+    ss[S.TOKENIZE] = values["tokenize"]
+    ss[S.SMOOTH] = values["smooth"]
+    for method, default in explain_link.SMOOTH_VALUE_DEFAULTS.items():
+        given = values.get("smooth_value") if values["smooth"] == method else None
+        ss[smooth_value_key(method)] = default if given is None else float(given)
+    ss[S.LOWERCASE] = bool(values["lowercase"])
+    ss[S.EFFECTIVE] = bool(values["effective_order"])
+    ss[PAPER] = bool(values["paper"])
+    ss[S.PRESET] = values.get("preset") or CUSTOM
+    ss[PRESENT] = bool(values.get("present"))
+    ss[STEP] = int(values.get("step", 1))
     ss[S.HIGHLIGHT] = 1
 
 
 def on_preset() -> None:
-    preset = PRESET_BY_NAME.get(st.session_state[S.PRESET])
+    preset = PRESET_BY_KEY.get(st.session_state[S.PRESET])
     if preset is not None:
-        load_values(preset_values(preset))
+        ss = st.session_state
+        load_values({**explain_link.preset_values(preset), "preset": preset.key, "present": ss.get(PRESENT)})
+
+
+def on_text_edit() -> None:
+    """Edited text is no longer the example: the menu says so and the lesson goes."""
+    st.session_state[S.PRESET] = CUSTOM
 
 
 def on_weights(mode: str) -> None:
@@ -69,86 +105,115 @@ def on_weights(mode: str) -> None:
             ss[S.weight_key(n)] = 1.0 if n <= k else 0.0
         else:
             ss[S.weight_key(n)] = 1.0 if n == k else 0.0
+    ss[NOTICE] = None
     if mode == "cumulative":
-        ss[S.MAX_N] = max(k, 1)
+        ss[S.MAX_N] = k
+        ss[NOTICE] = ("explain.bleu_k_done", {"k": k})
     elif mode == "individual":
         ss[S.MAX_N] = max(ss[S.MAX_N], k)
+        ss[NOTICE] = ("explain.k_gram_done", {"k": k, "max_n": ss[S.MAX_N]})
 
 
 def on_upload(kind: str) -> None:
+    """A candidate file gives its first line; each reference file is one reference (its lines joined)."""
     ss = st.session_state
     ss[S.UPLOAD_ERROR] = None
+    ss[UPLOADED] = None
     files = ss.get(f"ex_upload_{kind}")
     if not files:
         return
     files = files if isinstance(files, list) else [files]
+    texts = []
     try:
-        lines = [line for f in files for line in cached.decode_cached(f.getvalue(), f.name) if line.strip()]
+        for f in files:
+            texts.append((f.name, [line for line in cached.decode_cached(f.getvalue(), f.name) if line.strip()]))
     except InputFileError as error:
-        ss[S.UPLOAD_ERROR] = (kind, str(error))
+        ss[S.UPLOAD_ERROR] = str(error)
         return
-    if not lines:
-        ss[S.UPLOAD_ERROR] = (kind, f"{', '.join(f.name for f in files)}: no text found (the file is empty)")
+    if not any(lines for _, lines in texts):
+        ss[S.UPLOAD_ERROR] = t("explain.upload_empty", names=", ".join(f.name for f in files))
         return
     if kind == "candidate":
+        name, lines = texts[0]
         ss[S.CANDIDATE] = lines[0]
         if len(lines) > 1:
-            ss[S.UPLOAD_ERROR] = (
-                kind,
-                f"{files[0].name} has {len(lines)} lines; using the first (the Corpus page scores whole files)",
-            )
+            ss[S.UPLOAD_ERROR] = t("explain.upload_first_line", name=name, count=len(lines))
     else:
-        ss[S.REFERENCES] = "\n".join(lines)
+        ss[S.REFERENCES] = "\n".join(" ".join(lines) for _, lines in texts if lines)
+        ss[UPLOADED] = [(name, len(lines)) for name, lines in texts if lines]
     ss[S.PRESET] = CUSTOM
 
 
 def initialize() -> list[str]:
-    """First run of a session: take the example from the link, else the default preset."""
-    if st.session_state.get(S.LOADED):
+    """First run of a session: the state from the link (:mod:`pages.explain_link`); the problems with it."""
+    # (widget values are gone after a visit to another page: then the link, or the defaults, load again)
+    if st.session_state.get(S.LOADED) and S.CANDIDATE in st.session_state:
         return []
-    values, problems = S.parse_query({key: st.query_params.get_all(key) for key in st.query_params})
-    if "candidate" in values or "references" in values:
-        base = preset_values(DEFAULT_PRESET)
-        base.update(values)
-        base.setdefault("weights", None)
-        load_values(base)
-        st.session_state[S.PRESET] = CUSTOM
-    else:
-        load_values(preset_values(DEFAULT_PRESET))
-        st.session_state[S.PRESET] = DEFAULT_PRESET.name
+    given, problems = explain_link.parse_link({key: st.query_params.get_all(key) for key in st.query_params})
+    load_values(explain_link.resolve(given))
     st.session_state[S.LOADED] = True
-    return problems
+    return [problem.render(language()) for problem in problems]
+
+
+def weight_buttons() -> None:
+    ss = st.session_state
+    cols = st.columns(3)
+    cols[0].button(t("explain.equal"), on_click=on_weights, args=("uniform",), help=t("explain.equal_help"))
+    cols[1].button(t("explain.bleu_k"), on_click=on_weights, args=("cumulative",), help=t("explain.bleu_k_help"))
+    cols[2].button(t("explain.k_gram"), on_click=on_weights, args=("individual",), help=t("explain.k_gram_help"))
+    ss.setdefault("ex_k", min(2, ss[S.MAX_N]))
+    st.number_input(t("explain.shortcuts"), 1, S.MAX_ORDER_LIMIT, key="ex_k")
+    notice = ss.get(NOTICE)
+    if notice:
+        st.caption(t(notice[0], **notice[1]))
+
+
+def smoothing_value() -> float | None:
+    method = st.session_state[S.SMOOTH]
+    if method not in explain_link.SMOOTH_VALUE_DEFAULTS:
+        return None
+    key = smooth_value_key(method)
+    st.session_state.setdefault(key, explain_link.SMOOTH_VALUE_DEFAULTS[method])
+    top = explain_link.SMOOTH_VALUE_LIMITS[method]
+    return float(st.number_input(t("settings.smoothing_value"), 0.0, top, step=0.05, key=key))
 
 
 def sidebar() -> tuple[BleuOptions | None, list[float]]:
     ss = st.session_state
     with st.sidebar:
-        st.header("Settings")
-        st.slider("max n (largest n-gram order)", 1, S.MAX_ORDER_LIMIT, key=S.MAX_N)
+        st.toggle(t("explain.present"), key=PRESENT, help=t("explain.present_help"))
+        st.header(t("settings.header"))
+        st.slider(t("settings.max_n"), 1, S.MAX_ORDER_LIMIT, key=S.MAX_N)
         max_n = ss[S.MAX_N]
-        st.markdown("**n-gram weights** (normalized to sum to 1)")
-        cols = st.columns(3)
-        cols[0].button("equal", on_click=on_weights, args=("uniform",), help="equal weight for every order")
-        cols[1].button("BLEU-k", on_click=on_weights, args=("cumulative",), help="cumulative: orders 1..k")
-        cols[2].button("k-gram", on_click=on_weights, args=("individual",), help="individual: order k only")
-        st.number_input("k for the shortcuts", 1, S.MAX_ORDER_LIMIT, value=min(2, max_n), key="ex_k")
-        raw = [st.slider(f"w{n}", 0.0, 1.0, step=0.05, key=S.weight_key(n)) for n in range(1, max_n + 1)]
+        st.markdown(t("settings.weights"))
+        weight_buttons()
+        raw = [
+            st.slider(t("settings.weight", n=n), 0.0, 1.0, step=0.05, key=S.weight_key(n)) for n in range(1, max_n + 1)
+        ]
         total = sum(raw)
         if total <= 0:
-            st.error("All weights are 0: give at least one order a positive weight.")
+            st.error(t("settings.all_zero"))
         else:
-            st.caption("normalized: " + ", ".join(f"w{n} = {w / total:.3f}" for n, w in enumerate(raw, 1)))
-        st.selectbox("tokenizer", list(S.TOKENIZER_LABELS), format_func=S.TOKENIZER_LABELS.__getitem__, key=S.TOKENIZE)
-        st.checkbox("lowercase", key=S.LOWERCASE)
-        st.selectbox("smoothing", list(S.SMOOTH_LABELS), format_func=S.SMOOTH_LABELS.__getitem__, key=S.SMOOTH)
-        smooth_value = None
-        if ss[S.SMOOTH] in ("floor", "add-k"):
-            default = 0.1 if ss[S.SMOOTH] == "floor" else 1.0
-            top = 1.0 if ss[S.SMOOTH] == "floor" else 100.0
-            smooth_value = st.number_input(
-                "smoothing value", 0.0, top, value=default, step=0.05, key=f"{S.SMOOTH_VALUE}_{ss[S.SMOOTH]}"
+            st.caption(
+                t("settings.normalized", weights=", ".join(f"w{n} = {w / total:.3f}" for n, w in enumerate(raw, 1)))
             )
-        st.checkbox("effective order", key=S.EFFECTIVE, help="ignore orders the candidate is too short to have")
+        lang = language()  # bound now: AppTest calls format functions outside the session
+        st.selectbox(
+            t("settings.tokenizer"),
+            list(S.TOKENIZER_LABELS),
+            format_func=lambda name: text(f"settings.tok_{name}", lang),
+            key=S.TOKENIZE,
+        )
+        st.checkbox(t("settings.lowercase"), key=S.LOWERCASE)
+        st.checkbox(t("explain.paper"), key=PAPER, help=t("explain.paper_help"))
+        st.selectbox(
+            t("settings.smoothing"),
+            list(S.SMOOTH_LABELS),
+            format_func=lambda name: text(f"settings.smooth_{name.replace('-', '_')}", lang),
+            key=S.SMOOTH,
+        )
+        smooth_value = smoothing_value()
+        st.checkbox(t("explain.effective"), key=S.EFFECTIVE, help=t("explain.effective_help"))
     if total <= 0:
         return None, raw
     options = make_options(
@@ -163,30 +228,46 @@ def sidebar() -> tuple[BleuOptions | None, list[float]]:
     return options, raw
 
 
+def preset_label(key: str, lang: str) -> str:
+    preset = PRESET_BY_KEY.get(key)
+    return text("explain.custom", lang) if preset is None else preset.name.render(lang)
+
+
 def inputs() -> tuple[str, list[str]]:
-    st.selectbox("Example", [CUSTOM, *PRESET_BY_NAME], key=S.PRESET, on_change=on_preset)
-    st.text_input("Candidate (the system output)", key=S.CANDIDATE)
-    st.text_area("References (one per line, any number)", key=S.REFERENCES, height=110)
-    with st.expander("…or upload text files (UTF-8 or UTF-16; up to 50 MB each)"):
+    ss = st.session_state
+    st.selectbox(
+        t("explain.example"),
+        [CUSTOM, *(p.key for p in PRESETS)],
+        format_func=partial(preset_label, lang=language()),
+        key=S.PRESET,
+        on_change=on_preset,
+    )
+    st.text_input(t("explain.candidate"), key=S.CANDIDATE, on_change=on_text_edit)
+    st.text_area(t("explain.references"), key=S.REFERENCES, height=110, on_change=on_text_edit)
+    with st.expander(t("explain.upload")):
         cols = st.columns(2)
-        cols[0].file_uploader("Candidate file", key="ex_upload_candidate", on_change=on_upload, args=("candidate",))
+        cols[0].file_uploader(
+            t("explain.candidate_file"), key="ex_upload_candidate", on_change=on_upload, args=("candidate",)
+        )
         cols[1].file_uploader(
-            "Reference files (each line is a reference)",
+            t("explain.reference_files"),
             accept_multiple_files=True,
             key="ex_upload_references",
             on_change=on_upload,
             args=("references",),
         )
-        problem = st.session_state.get(S.UPLOAD_ERROR)
-        if problem:
-            st.error(problem[1])
-    references = [line for line in st.session_state[S.REFERENCES].split("\n") if line.strip()]
-    return st.session_state[S.CANDIDATE], references
+        if ss.get(S.UPLOAD_ERROR):
+            st.error(ss[S.UPLOAD_ERROR])
+    if ss.get(UPLOADED):
+        files = ", ".join(t("explain.upload_file_lines", name=name, lines=lines) for name, lines in ss[UPLOADED])
+        st.info(t("explain.upload_as_references", files=files))
+    references = [line for line in ss[S.REFERENCES].split("\n") if line.strip()]
+    return ss[S.CANDIDATE], references
 
 
 def preset_is_shown(preset: Preset, candidate: str, references: list[str], options: BleuOptions) -> bool:
     """The example's lesson applies only while its text and settings are unchanged."""
-    values = preset_values(preset)
+    values = explain_link.preset_values(preset)
     weights = values["weights"] or [1.0] * values["max_order"]
     total = sum(weights)
     same_weights = len(weights) == len(options.weights) and all(
@@ -201,64 +282,114 @@ def preset_is_shown(preset: Preset, candidate: str, references: list[str], optio
         and options.smooth == values["smooth"]
         and options.lowercase == values["lowercase"]
         and options.effective_order == values["effective_order"]
+        and st.session_state[PAPER] == values["paper"]
     )
+
+
+def counted(candidate: str, references: list[str]) -> tuple[str, list[str]]:
+    """The text as it is counted: unchanged, or paper-faithful (lower-cased, no punctuation)."""
+    if not st.session_state[PAPER]:
+        return candidate, references
+    return paper_text(candidate), [paper_text(r) for r in references]
+
+
+def orders_text(orders: tuple[int, ...]) -> tuple[str, str]:
+    return ", ".join(f"p{n}" for n in orders), "/".join(str(n) for n in orders)
+
+
+def warnings(candidate: str, references: list[str], options: BleuOptions, trace: Any) -> None:
+    if cached.script_warnings(candidate, tuple(references), options.tokenize):
+        st.warning(t("explain.cjk_advice", tokenizer=options.tokenize))
+    if trace.empty_orders:
+        names, ns = orders_text(trace.empty_orders)
+        key = "explain.empty_orders_effective" if options.effective_order else "explain.empty_orders"
+        st.warning(t(key, orders=names, ns=ns, c=trace.length.candidate_length))
+    if trace.zero_orders:
+        names, ns = orders_text(trace.zero_orders)
+        if trace.no_unigram_match:
+            st.warning(t("explain.no_match_alternatives", orders=names))
+        else:
+            alternatives = "; ".join(
+                f"{name} → {score:.4f}" for name, score in smoothing_alternatives(trace).items() if name != "none"
+            )
+            st.warning(t("explain.zero_orders", orders=names, ns=ns, alternatives=alternatives))
 
 
 def render(candidate: str, references: list[str], options: BleuOptions) -> None:
+    lang = language()
     try:
         trace = cached.explain_cached(candidate, tuple(references), options)
     except (ValueError, TypeError) as error:
-        st.error(f"Cannot score this input: {error}")
+        st.error(t("explain.cannot_score", error=error))
         return
-    preset = PRESET_BY_NAME.get(st.session_state.get(S.PRESET, ""))
-    if preset and preset.lesson and preset_is_shown(preset, candidate, references, options):
-        st.info(preset.lesson)
+    preset = PRESET_BY_KEY.get(st.session_state.get(S.PRESET, ""))
+    if preset and preset_is_shown(preset, st.session_state[S.CANDIDATE], raw_references(), options):
+        st.info(preset.lesson.render(lang))
+    if st.session_state[PAPER]:
+        st.caption(t("explain.paper_shown"))
 
     cols = st.columns(4)
-    cols[0].metric("BLEU (0–1)", f"{trace.score:.4f}")
-    cols[1].metric("BLEU ×100", f"{trace.score_100:.2f}")
-    cols[2].metric("brevity penalty", f"{trace.bp:.4f}")
-    cols[3].metric("c / r", f"{trace.length.candidate_length} / {trace.length.chosen_length}")
-
-    for message in cached.script_warnings(candidate, tuple(references), options.tokenize):
-        st.warning(message)
-
-    if trace.zero_orders:
-        zero = ", ".join(f"p{n}" for n in trace.zero_orders)
-        alternatives = smoothing_alternatives(trace)
-        st.warning(
-            f"{zero} = 0: no {'/'.join(str(n) for n in trace.zero_orders)}-gram of the candidate is in any reference. "
-            "log 0 is −∞, so unsmoothed BLEU is 0 however good the other orders are. Smoothing replaces the zero: "
-            + "; ".join(f"{name} → {score:.4f}" for name, score in alternatives.items())
-        )
+    cols[0].metric(t("explain.metric_bleu"), f"{trace.score:.4f}")
+    cols[1].metric(t("explain.metric_bleu100"), f"{trace.score_100:.2f}")
+    cols[2].metric(t("explain.metric_bp"), f"{trace.bp:.4f}")
+    cols[3].metric(t("explain.metric_lengths"), f"{trace.length.candidate_length} / {trace.length.chosen_length}")
+    warnings(candidate, references, options, trace)
 
     walkthrough.render(trace, S.HIGHLIGHT)
 
-    with st.expander("The same tokens under NLTK's smoothing methods 0-7 (Chen & Cherry 2014)"):
+    with st.expander(t("explain.nltk_expander")):
         nltk = nltk_smoothing_scores(trace)
         st.dataframe(
-            {"NLTK smoothing": list(nltk), "sentence_bleu": [views.fmt(v) for v in nltk.values()]}, hide_index=True
+            {t("explain.nltk_method"): list(nltk), t("explain.nltk_score"): [views.fmt(v) for v in nltk.values()]},
+            hide_index=True,
         )
-        st.caption("NLTK substitutes a tiny number for zero precisions (method0) instead of returning 0.")
+        st.caption(t("explain.nltk_caption"))
 
     downloads = st.columns(2)
     controls.download_button(
-        downloads[0], "Download walkthrough (Markdown)", views.markdown_report(trace), "bleu-walkthrough.md"
+        downloads[0], t("explain.download_markdown"), views.markdown_report(trace, lang), "bleu-walkthrough.md"
     )
-    controls.download_button(downloads[1], "Download tables (CSV)", views.tables_csv(trace), "bleu-tables.csv")
+    controls.download_button(
+        downloads[1], t("explain.download_tables"), views.tables_csv(trace, lang), "bleu-tables.csv"
+    )
 
 
-def sync_query(candidate: str, references: list[str], options: BleuOptions | None, raw: list[float]) -> None:
+def raw_references() -> list[str]:
+    return [line for line in st.session_state[S.REFERENCES].split("\n") if line.strip()]
+
+
+def page_values(options: BleuOptions | None, raw: list[float]) -> dict[str, Any]:
+    """Everything the page shows, as :func:`explain_link.build_link` writes it."""
     ss = st.session_state
-    wanted = S.build_query(
-        candidate,
-        references,
-        ss[S.MAX_N],
-        raw if options is None else list(options.weights),
-        ss[S.TOKENIZE],
-        ss[S.SMOOTH],
-        ss[S.LOWERCASE],
+    preset = PRESET_BY_KEY.get(ss[S.PRESET])
+    shown = (
+        preset is not None
+        and options is not None
+        and preset_is_shown(preset, ss[S.CANDIDATE], raw_references(), options)
     )
+    smooth = ss[S.SMOOTH]
+    return {
+        "preset": preset.key if preset is not None and shown else None,
+        "candidate": ss[S.CANDIDATE],
+        "references": raw_references(),
+        "max_order": ss[S.MAX_N],
+        "weights": None if len(set(raw)) <= 1 else raw,
+        "tokenize": ss[S.TOKENIZE],
+        "lowercase": ss[S.LOWERCASE],
+        "smooth": smooth,
+        "smooth_value": ss.get(smooth_value_key(smooth)),
+        "effective_order": ss[S.EFFECTIVE],
+        "paper": ss[PAPER],
+        "present": ss.get(PRESENT, False),
+        "step": ss.get(STEP, 1),
+    }
+
+
+def sync_query(values: dict[str, Any]) -> None:
+    """Keep the link equal to what the page shows (other pages' and modes' parameters stay as they are)."""
+    others = {key: st.query_params.get_all(key) for key in st.query_params if key not in explain_link.OWN}
+    others.pop("lang", None)
+    wanted = {**others, **with_language(explain_link.build_link(values))}
     current = {key: st.query_params.get_all(key) for key in st.query_params}
     if {k: v if isinstance(v, list) else [v] for k, v in wanted.items()} != current:
         st.query_params.from_dict(wanted)
@@ -267,14 +398,24 @@ def sync_query(candidate: str, references: list[str], options: BleuOptions | Non
 if st.query_params.get("exercise") == "1":
     exercise.render_exercise()
     st.stop()
-st.title("Explain BLEU, step by step")
-st.caption("One candidate against its references: tokens, clipped counts, precisions, brevity penalty, score.")
-for problem in initialize():
-    st.warning(f"Link parameter ignored: {problem}")
-candidate, references = inputs()
+problems = initialize()
+keep_values()
 options, raw_weights = sidebar()
-if not references:
-    st.error("Add at least one reference (one per line) to compute BLEU.")
-elif options is not None:
-    render(candidate, references, options)
-sync_query(candidate, references, options, raw_weights)
+if st.session_state[PRESENT]:
+    candidate, references = counted(st.session_state[S.CANDIDATE], raw_references())
+    if references and options is not None:
+        present.render(candidate, references, options, STEP, PRESENT)
+    else:  # nothing to present: say why, and offer the way back (the sidebar is hidden)
+        st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
+        present.leave_button(PRESENT)
+else:
+    st.title(t("explain.title"))
+    st.caption(t("explain.caption"))
+    for problem in problems:
+        st.warning(t("explain.link_ignored", problem=problem))
+    candidate, references = counted(*inputs())
+    if not references:
+        st.error(t("explain.no_reference"))
+    elif options is not None:
+        render(candidate, references, options)
+sync_query(page_values(options, raw_weights))

@@ -28,10 +28,12 @@ from bleu_core.waterfall import (
 from pages import cached, charts, ensure_app_navigation, views
 from pages import implementations_views as iv
 from pages import state as S
+from pages.i18n import language, t, with_language
+from pages.verdict import option_labels
 
 ensure_app_navigation()
 
-SENTENCE, CORPUS = "One sentence", "A corpus (files)"
+SENTENCE, CORPUS = "sentence", "corpus"
 MODE = "im_mode"
 CANDIDATE = "im_candidate"
 REFERENCES = "im_references"
@@ -43,8 +45,6 @@ REFERENCE_FILES = "im_reference_files"
 ORDER = "im_order"
 LOADED = "im_loaded"
 SEGMENT_FOR = "im_segment_for"
-MODE_NAMES = {SENTENCE: "sentence", CORPUS: "corpus"}
-ORDER_LABELS = {"pipeline": "data flow: tokens first", "rules-first": "scoring rules first, tokens last"}
 TOKENIZE_FOR = {"13a": "13a", "whitespace": "none", "space": "none"}
 Streams = tuple[tuple[str, ...], ...]
 Rows = list[tuple[Any, float, float]]
@@ -113,9 +113,8 @@ def defaults() -> list[str]:
     if not ss.get(LOADED):
         params = {key: st.query_params.get_all(key) for key in st.query_params}
         values, problems = S.parse_implementations_query(params, list(IMPLEMENTATIONS), list(ORDERS))
-        modes = {name: label for label, name in MODE_NAMES.items()}
-        if "mode" in values:
-            ss[MODE] = modes[values["mode"]]
+        if values.get("mode") in (SENTENCE, CORPUS):
+            ss[MODE] = values["mode"]
         for key, name in ((CANDIDATE, "candidate"), (FIRST, "first"), (SECOND, "second"), (ORDER, "order")):
             if name in values:
                 ss[key] = values[name]
@@ -137,12 +136,12 @@ def restore_example() -> None:
 
 
 def sentence_input() -> tuple[str, list[str]] | None:
-    st.text_input("Candidate (the system output)", key=CANDIDATE)
-    st.text_area("References (one per line, any number)", key=REFERENCES, height=90)
-    st.button("Restore the example", icon=":material/restart_alt:", on_click=restore_example)
+    st.text_input(t("implementations.candidate"), key=CANDIDATE)
+    st.text_area(t("implementations.references"), key=REFERENCES, height=90)
+    st.button(t("implementations.restore"), icon=":material/restart_alt:", on_click=restore_example)
     references = [line for line in st.session_state[REFERENCES].split("\n") if line.strip()]
     if not references:
-        st.error("Add at least one reference (one per line) to compare the tools.", icon=":material/error:")
+        st.error(t("implementations.no_reference"), icon=":material/error:")
         return None
     return st.session_state[CANDIDATE], references
 
@@ -150,13 +149,18 @@ def sentence_input() -> tuple[str, list[str]] | None:
 def corpus_input() -> tuple[list[str], list[list[str]]] | None:
     """Hypothesis and reference files, decoded and checked; errors shown next to the uploaders."""
     left, right = st.columns(2)
-    hypothesis = left.file_uploader("Hypothesis", key=HYPOTHESIS_FILE, help="one segment per line")
-    references = right.file_uploader(
-        "References", key=REFERENCE_FILES, accept_multiple_files=True, help="one file per reference"
+    hypothesis = left.file_uploader(
+        t("implementations.hypothesis_file"), key=HYPOTHESIS_FILE, help=t("implementations.hypothesis_help")
     )
-    st.caption("Plain text, UTF-8 or UTF-16, one segment per line; up to 50 MB per file.")
+    references = right.file_uploader(
+        t("implementations.reference_files"),
+        key=REFERENCE_FILES,
+        accept_multiple_files=True,
+        help=t("implementations.reference_help"),
+    )
+    st.caption(t("implementations.upload_caption"))
     if hypothesis is None or not references:
-        st.info("Upload a hypothesis file and at least one reference file.", icon=":material/upload_file:")
+        st.info(t("implementations.upload_info"), icon=":material/upload_file:")
         return None
     try:
         hyp_lines = decode_cached(hypothesis.getvalue(), hypothesis.name)
@@ -171,7 +175,7 @@ def corpus_input() -> tuple[list[str], list[list[str]]] | None:
             right.error(str(error), icon=":material/error:")
             return None
     if not hyp_lines:
-        left.error(f"{hypothesis.name}: no lines (the file is empty)", icon=":material/error:")
+        left.error(t("implementations.empty_file", file=hypothesis.name), icon=":material/error:")
         return None
     try:
         reader.check_line_counts((hypothesis.name, hyp_lines), streams)
@@ -182,57 +186,49 @@ def corpus_input() -> tuple[list[str], list[list[str]]] | None:
 
 
 def show_table(rows: Rows, waterfalls: dict[str, Waterfall], corpus: bool) -> None:
-    frame = iv.scores_frame(rows, waterfalls, corpus)
+    frame = iv.scores_frame(rows, waterfalls, corpus, language())
     st.table(iv.styled(frame).hide(axis="index"))
-    st.caption(
-        "Highlighted: a different number from sacreBLEU in [0, 1]. 'Differs at' names the settings that move the "
-        "number on this input (the waterfall from sacreBLEU to the tool). sacreBLEU and HF evaluate tokenize with "
-        "13a; NLTK, MATLAB, torchmetrics and multi-bleu.perl get whitespace tokens, d2l split(' ') tokens. "
-        "Every tool runs with its default settings."
-    )
-    charts.show(st, iv.score_chart, rows, width="stretch")
+    st.caption(t("implementations.table_caption"))
+    charts.show(st, iv.score_chart, rows, language(), width="stretch")
 
 
 def pair_selectors(corpus: bool) -> tuple[str, str]:
     """The two tools compared below; rendered on every run so the choice survives switching modes."""
     keys = list(IMPLEMENTATIONS)
-    label = {key: impl.name_for(corpus) for key, impl in IMPLEMENTATIONS.items()}
+    label = {key: impl.name_message(corpus).render(language()) for key, impl in IMPLEMENTATIONS.items()}
     left, right = st.columns(2)
-    first = left.selectbox("First tool (A)", keys, key=FIRST, format_func=label.__getitem__)
-    second = right.selectbox("Second tool (B)", keys, key=SECOND, format_func=label.__getitem__)
+    first = left.selectbox(t("implementations.first_tool"), keys, key=FIRST, format_func=label.__getitem__)
+    second = right.selectbox(t("implementations.second_tool"), keys, key=SECOND, format_func=label.__getitem__)
     return str(first), str(second)
 
 
 def show_waterfall(result: Waterfall, what: str) -> None:
     a, b = IMPLEMENTATIONS[result.first].label, IMPLEMENTATIONS[result.second].label
-    st.subheader(f":material/waterfall_chart: {a} → {b}: the gap one setting at a time ({what})")
-    if result.reason:
-        st.warning(iv.md_text(result.reason), icon=":material/warning:")
+    st.subheader(":material/waterfall_chart: " + t("implementations.waterfall_title", first=a, second=b, what=what))
+    if result.reason_message is not None:
+        st.warning(iv.md_text(result.reason_message.render(language())), icon=":material/warning:")
         return
-    st.info(iv.md_text(result.summary), icon=":material/lightbulb:")
-    st.table(iv.styled(iv.waterfall_frame(result)).hide(axis="index"))
-    charts.show(st, iv.waterfall_chart, result, width="stretch")
-    st.caption(
-        f"Each row switches one of {a}'s settings to {b}'s and rescores with the same scorer; the changes add up "
-        f"to {b} minus {a} ({result.gap:+.4g} in [0, 1]). A row with change 0 is a setting that differs but does "
-        "not matter for this input. Scores are in [0, 1]; the scale row changes only how the tool prints its number. "
-        "The steps depend on the order chosen; the total does not."
-    )
+    st.info(iv.md_text(result.summary_message.render(language())), icon=":material/lightbulb:")
+    st.table(iv.styled(iv.waterfall_frame(result, language())).hide(axis="index"))
+    charts.show(st, iv.waterfall_chart, result, language(), width="stretch")
+    st.caption(t("implementations.waterfall_caption", first=a, second=b, gap=f"{result.gap:+.4g}"))
 
 
 def show_pair(first: str, second: str, candidate: str, references: list[str], order: str) -> None:
     traces = {t.implementation.key: t for t in traces_cached(candidate, tuple(references))}
-    show_waterfall(waterfall_cached(first, second, candidate, tuple(references), order), "this sentence")
-    st.markdown("**Every field each tool reports**")
-    st.dataframe(iv.fields_frame([traces[first], traces[second]]), hide_index=True, width="stretch")
-    st.subheader(":material/call_split: Where the two tools part ways")
+    show_waterfall(
+        waterfall_cached(first, second, candidate, tuple(references), order), t("implementations.this_sentence")
+    )
+    st.markdown(t("implementations.fields_heading"))
+    st.dataframe(iv.fields_frame([traces[first], traces[second]], language()), hide_index=True, width="stretch")
+    st.subheader(":material/call_split: " + t("implementations.part_ways"))
     divergence = compare_traces(traces[first], traces[second])
-    st.info(iv.md_text(divergence.summary), icon=":material/lightbulb:")
-    st.table(iv.styled(iv.steps_frame(divergence)).hide(axis="index"))
+    st.info(iv.md_text(divergence.summary_message.render(language())), icon=":material/lightbulb:")
+    st.table(iv.styled(iv.steps_frame(divergence, language())).hide(axis="index"))
     if divergence.differing:
-        st.markdown(iv.differences_markdown(divergence))
-    charts.show(st, iv.precision_chart, [divergence.first, divergence.second], width="stretch")
-    with st.expander("Tokens and clipped counts", icon=":material/table_view:"):
+        st.markdown(iv.differences_markdown(divergence, language()))
+    charts.show(st, iv.precision_chart, [divergence.first, divergence.second], language(), width="stretch")
+    with st.expander(t("implementations.tokens_and_counts"), icon=":material/table_view:"):
         show_tokens(divergence, candidate, references)
 
 
@@ -242,24 +238,27 @@ def show_tokens(divergence: Divergence, candidate: str, references: list[str]) -
     for column, (tokenizer, trace) in zip(columns, traces.items(), strict=True):
         with column:
             users = [t.implementation.label for t in (divergence.first, divergence.second) if t.tokenizer == tokenizer]
-            st.markdown(f"**{tokenizer} tokens** ({iv.md_text(' and '.join(dict.fromkeys(users)))})")
-            st.html(views.tokens_html(trace.candidate_tokens, None, "candidate"))
+            names = t("implementations.and").join(dict.fromkeys(users))
+            tokenizer_name = iv.tokenizer_name(tokenizer, language())
+            st.markdown(t("implementations.tokens_of", tokenizer=tokenizer_name, tools=iv.md_text(names)))
+            st.html(views.tokens_html(trace.candidate_tokens, None, t("implementations.candidate_tokens")))
             for k, tokens in enumerate(trace.reference_tokens):
                 st.html(views.tokens_html(tokens, None, views.ref_label(k)))
             counts = counts_cached(candidate, tuple(references), TOKENIZE_FOR[tokenizer])
-            tabs = st.tabs([f"{o.order}-grams" for o in counts.orders])
+            tabs = st.tabs([t("implementations.order_tab", order=o.order) for o in counts.orders])
             for tab, order in zip(tabs, counts.orders, strict=True):
                 with tab:
-                    st.dataframe(views.order_table(order, len(counts.references)), hide_index=True, width="stretch")
-                    st.markdown(f"clipped matches / candidate {order.order}-grams: **{order.fraction}**")
+                    table = iv.count_table(views.order_table(order, len(counts.references)), language())
+                    st.dataframe(table, hide_index=True, width="stretch")
+                    st.markdown(t("implementations.clipped_fraction", order=order.order, fraction=order.fraction))
 
 
 def show_mistakes(candidate: str, references: list[str]) -> None:
-    st.subheader(":material/rule: Common mistakes in BLEU write-ups")
-    st.caption("sacreBLEU's sentence BLEU of this input, then the same computation with one step done wrong.")
+    st.subheader(":material/rule: " + t("implementations.mistakes_title"))
+    st.caption(t("implementations.mistakes_caption"))
     checks = mistakes_cached(candidate, tuple(references))
-    st.table(iv.styled(iv.mistakes_frame(checks)).hide(axis="index"))
-    st.markdown(iv.mistakes_markdown(checks))
+    st.table(iv.styled(iv.mistakes_frame(checks, language())).hide(axis="index"))
+    st.markdown(iv.mistakes_markdown(checks, language()))
 
 
 def sentence_mode(first: str, second: str, order: str) -> tuple[str, list[str]]:
@@ -267,7 +266,7 @@ def sentence_mode(first: str, second: str, order: str) -> tuple[str, list[str]]:
     if sentence is None:
         return st.session_state[CANDIDATE], []
     candidate, references = sentence
-    st.subheader(":material/table_chart: Scores")
+    st.subheader(":material/table_chart: " + t("implementations.scores"))
     waterfalls = {
         key: waterfall_cached("sacrebleu", key, candidate, tuple(references), order) for key in IMPLEMENTATIONS
     }
@@ -282,52 +281,48 @@ def corpus_mode(first: str, second: str, order: str) -> None:
     if corpus is None:
         return
     hyps, streams = tuple(corpus[0]), tuple(tuple(s) for s in corpus[1])
-    st.subheader(":material/table_chart: Corpus scores")
+    st.subheader(":material/table_chart: " + t("implementations.corpus_scores"))
     waterfalls = table_waterfalls_cached(hyps, streams, order)
     show_table(corpus_cached(hyps, streams), waterfalls, corpus=True)
-    st.caption("MATLAB, NLTK 3.2 and d2l score single sentences: their waterfall rows use the mean of sentence scores.")
-    show_waterfall(corpus_waterfall_cached(first, second, hyps, streams, order), "the whole corpus")
+    st.caption(t("implementations.sentence_only_caption"))
+    show_waterfall(corpus_waterfall_cached(first, second, hyps, streams, order), t("implementations.whole_corpus"))
     # Open on the first segment where the two tools give different numbers (again when the files or pair change).
     marker = (cached.corpus_key(hyps, streams), first, second)
     if st.session_state.get(SEGMENT_FOR) != marker:
         st.session_state[SEGMENT_FOR] = marker
         st.session_state[SEGMENT] = first_differing_cached(first, second, hyps, streams) + 1
-    segment = st.number_input("Segment to explain (line number)", 1, len(hyps), key=SEGMENT)
+    segment = st.number_input(t("implementations.segment"), 1, len(hyps), key=SEGMENT)
     index = int(segment) - 1
     refs = [stream[index] for stream in streams if stream[index].strip()]
     if refs:
         show_pair(first, second, hyps[index], refs, order)
         show_mistakes(hyps[index], refs)
     else:
-        st.warning(f"Line {index + 1} has no non-empty reference; pick another line.", icon=":material/warning:")
+        st.warning(t("implementations.empty_line", line=index + 1), icon=":material/warning:")
 
 
 def sync_query(mode: str, first: str, second: str, order: str, candidate: str, references: list[str]) -> None:
-    wanted = S.build_implementations_query(mode, first, second, order, candidate, references)
+    wanted = with_language(S.build_implementations_query(mode, first, second, order, candidate, references))
     current = {key: st.query_params.get_all(key) for key in st.query_params}
     if {k: v if isinstance(v, list) else [v] for k, v in wanted.items()} != current:
         st.query_params.from_dict(wanted)
 
 
-st.title("Why BLEU differs between tools")
-st.caption(
-    "The same text scored as sacreBLEU, NLTK (today's and 3.2's), MATLAB, Hugging Face evaluate, torchmetrics, "
-    "multi-bleu.perl and the d2l textbook would score it, re-implemented exactly; then the gap between two of them "
-    "as a waterfall of single settings, and the step where they part ways."
-)
+st.title(t("implementations.title"))
+st.caption(t("implementations.caption"))
 for problem in defaults():
-    st.warning(f"Link parameter ignored: {problem}", icon=":material/warning:")
-st.segmented_control("Input", [SENTENCE, CORPUS], key=MODE)
+    st.warning(t("implementations.link_ignored", problem=problem), icon=":material/warning:")
+st.segmented_control(
+    t("implementations.input"), [SENTENCE, CORPUS], key=MODE, format_func=option_labels("implementations.mode_")
+)
 mode = st.session_state.get(MODE) or SENTENCE
 pair = pair_selectors(mode == CORPUS)
 chosen_order = st.selectbox(
-    "Order of the steps",
+    t("implementations.order"),
     list(ORDERS),
     key=ORDER,
-    format_func=ORDER_LABELS.__getitem__,
-    help="Data flow (default): tokenizer, case, references used, reference length rule, brevity penalty form, "
-    "denominators, smoothing, orders without n-grams, zero precisions, weights, corpus or sentences, scale; each "
-    "row is A with B's first stages. Rules first: the reverse. The steps depend on the order, the total does not.",
+    format_func=option_labels("implementations.order_"),
+    help=t("implementations.order_help"),
 )
 if mode == CORPUS:
     corpus_mode(*pair, str(chosen_order))

@@ -13,6 +13,7 @@ import altair as alt
 import pandas as pd
 
 from bleu_core.diagnosis import CorpusAnalysis
+from bleu_core.i18n import DEFAULT_LANGUAGE, text
 from bleu_core.ranking import Comparison, SystemRank
 
 MINUS = "\u2212"
@@ -21,6 +22,20 @@ CELL_TEXT_LIMIT = 10
 BETTER, WORSE, SAME, BASE = "better", "worse", "not significant", "baseline"
 NAMES = alt.Axis(labelLimit=180)
 VERDICT_COLORS = {BETTER: "#2e7d32", WORSE: "#c62828", SAME: "#777777", BASE: "#3b6ea8"}
+#: Catalog keys of the column headers people read (the data keeps the English names, for CSV, JSON and LaTeX).
+COLUMN_KEYS = {
+    "system": "verdict.col_system",
+    "rank": "verdict.col_rank",
+    "Δ BLEU": "verdict.col_delta",
+    "95% CI of Δ": "verdict.col_delta_ci",
+    "p-value": "verdict.col_p",
+    "verdict": "verdict.col_verdict",
+    "95% CI": "verdict.col_ci",
+    "cluster": "verdict.col_cluster",
+    "best rank": "verdict.col_best_rank",
+    "worst rank": "verdict.col_worst_rank",
+}
+VERDICT_KEYS = {BETTER: "verdict.better", WORSE: "verdict.worse", SAME: "verdict.same", BASE: "verdict.base"}
 
 
 def signed(value: float, digits: int = 2) -> str:
@@ -69,8 +84,20 @@ def results_frame(
     return frame.iloc[order].reset_index(drop=True)
 
 
-def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """The results as people read them: signed differences, their interval, "—" for the baseline's p-value."""
+def headers(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
+    """``frame`` with its column headers in ``language`` (columns without a catalog key keep their name)."""
+    return frame.rename(columns={c: text(k, language) for c, k in COLUMN_KEYS.items() if c in frame.columns})
+
+
+def verdict_label(value: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """A verdict code as a short label ("better", "not significant") in ``language``."""
+    return text(VERDICT_KEYS[value], language)
+
+
+def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
+    """The results as people read them: signed differences, their interval, "—" for the baseline's p-value.
+
+    The column names stay the data's (English); :func:`headers` translates them for display."""
     shown = frame.copy()
     base = shown["verdict"] == BASE
     shown["Δ BLEU"] = ["—" if b else signed(v) for v, b in zip(frame["Δ BLEU"], base, strict=True)]
@@ -79,13 +106,15 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
         for lo, hi, b in zip(frame["Δ low"], frame["Δ high"], base, strict=True)
     ]
     shown["p-value"] = ["—" if b or pd.isna(p) else f"{p:.4f}" for p, b in zip(frame["p-value"], base, strict=True)]
-    shown["verdict"] = [_verdict_text(v) for v in frame["verdict"]]
+    shown["verdict"] = [_verdict_text(v, language) for v in frame["verdict"]]
     columns = ["system", "rank", "BLEU", "Δ BLEU", "95% CI of Δ", "p-value", "verdict", "95% CI", "c/r"]
     return shown[columns + [c for c in shown.columns if c.startswith("p") and c[1:].isdigit()]]
 
 
-def _verdict_text(value: str) -> str:
-    return {BETTER: "▲ better *", WORSE: "▼ worse *", SAME: "≈ not significant", BASE: "baseline"}[value]
+def _verdict_text(value: str, language: str = DEFAULT_LANGUAGE) -> str:
+    mark = {BETTER: "▲ ", WORSE: "▼ ", SAME: "≈ ", BASE: ""}[value]
+    star = " *" if value in (BETTER, WORSE) else ""
+    return f"{mark}{verdict_label(value, language)}{star}"
 
 
 def padded_domain(low: float, high: float, share: float = 0.08) -> list[float]:
@@ -95,7 +124,7 @@ def padded_domain(low: float, high: float, share: float = 0.08) -> list[float]:
     return [math.floor((low - margin) * 10) / 10, math.ceil((high + margin) * 10) / 10]
 
 
-def ci_chart(frame: pd.DataFrame, comparison: Comparison) -> alt.Chart:
+def ci_chart(frame: pd.DataFrame, comparison: Comparison, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     """BLEU per system with sacreBLEU's bootstrap 95% interval (mean ± half-width); the axis spans the data."""
     rows = []
     for name in frame["system"]:
@@ -106,31 +135,47 @@ def ci_chart(frame: pd.DataFrame, comparison: Comparison) -> alt.Chart:
     data = pd.DataFrame(rows)
     x = alt.Scale(domain=padded_domain(float(data["low"].min()), float(data["high"].max())), zero=False, nice=False)
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(frame["system"]), title=None, axis=NAMES))
-    tooltip = ["system", alt.Tooltip("BLEU:Q", format=".2f"), alt.Tooltip("low:Q", format=".2f"), "high:Q"]
+    tooltip = [
+        alt.Tooltip("system:N", title=text("verdict.col_system", language)),
+        alt.Tooltip("BLEU:Q", format=".2f"),
+        alt.Tooltip("low:Q", title=text("verdict.low", language), format=".2f"),
+        alt.Tooltip("high:Q", title=text("verdict.high", language), format=".2f"),
+    ]
     bars = base.mark_rule(color="#3b6ea8", strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title="BLEU"), x2="high:Q")
     points = base.mark_point(filled=True, size=70, color="#3b6ea8").encode(x=alt.X("BLEU:Q", scale=x), tooltip=tooltip)
-    return (bars + points).properties(height=alt.Step(26), title="BLEU with its 95% bootstrap interval")
+    return (bars + points).properties(height=alt.Step(26), title=text("verdict.chart_ci", language))
 
 
-def delta_chart(frame: pd.DataFrame, baseline: str) -> alt.Chart:
+def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     """Each system's difference to the baseline with the 95% interval of the difference (paired resamples)."""
     data = frame[frame["system"] != baseline][["system", "Δ BLEU", "Δ low", "Δ high", "verdict", "p-value"]].copy()
     data.columns = pd.Index(["system", "delta", "low", "high", "verdict", "p"])
     data["low"] = data["low"].fillna(data["delta"])
     data["high"] = data["high"].fillna(data["delta"])
+    data["verdict"] = [verdict_label(v, language) for v in data["verdict"]]
     values = [0.0, *data["low"].tolist(), *data["high"].tolist()]
     x = alt.Scale(domain=padded_domain(min(values), max(values)), zero=False, nice=False)
     color = alt.Color(
         "verdict:N",
-        scale=alt.Scale(domain=list(VERDICT_COLORS)[:3], range=list(VERDICT_COLORS.values())[:3]),
+        scale=alt.Scale(
+            domain=[verdict_label(v, language) for v in list(VERDICT_COLORS)[:3]],
+            range=list(VERDICT_COLORS.values())[:3],
+        ),
         legend=alt.Legend(orient="bottom", title=None),
     )
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES), color=color)
-    tooltip = ["system", alt.Tooltip("delta:Q", format="+.2f"), "low:Q", "high:Q", "p:Q", "verdict:N"]
+    tooltip = [
+        alt.Tooltip("system:N", title=text("verdict.col_system", language)),
+        alt.Tooltip("delta:Q", title="Δ BLEU", format="+.2f"),
+        alt.Tooltip("low:Q", title=text("verdict.low", language)),
+        alt.Tooltip("high:Q", title=text("verdict.high", language)),
+        alt.Tooltip("p:Q", title=text("verdict.col_p", language)),
+        alt.Tooltip("verdict:N", title=text("verdict.col_verdict", language)),
+    ]
     rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title=f"BLEU − {baseline}"), x2="high:Q")
     points = base.mark_point(filled=True, size=70).encode(x=alt.X("delta:Q", scale=x), tooltip=tooltip)
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#444", strokeDash=[4, 3]).encode(x="zero:Q")
-    return (zero + rules + points).properties(height=alt.Step(26), title="Δ BLEU to the baseline, 95% paired interval")
+    return (zero + rules + points).properties(height=alt.Step(26), title=text("verdict.chart_delta", language))
 
 
 def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
@@ -146,7 +191,7 @@ def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
     )
 
 
-def rank_chart(ranks: Sequence[SystemRank]) -> alt.Chart:
+def rank_chart(ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     """A bar from best to worst rank per system (best score on top), coloured by cluster."""
     data = ranks_frame(ranks)
     data["from"] = data["best rank"] - 0.4
@@ -155,13 +200,28 @@ def rank_chart(ranks: Sequence[SystemRank]) -> alt.Chart:
     x = alt.Scale(domain=[0.5, n + 0.5], nice=False, zero=False)
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES))
     bars = base.mark_bar(cornerRadius=3, opacity=0.8).encode(
-        x=alt.X("from:Q", scale=x, title="rank range (1 = best)", axis=alt.Axis(tickMinStep=1, format="d")),
+        x=alt.X(
+            "from:Q",
+            scale=x,
+            title=text("verdict.axis_rank_range", language),
+            axis=alt.Axis(tickMinStep=1, format="d"),
+        ),
         x2="to:Q",
-        color=alt.Color("cluster:O", scale=alt.Scale(scheme="tableau10"), legend=alt.Legend(orient="bottom")),
-        tooltip=["system", "rank", alt.Tooltip("BLEU:Q", format=".2f"), "cluster:O"],
+        color=alt.Color(
+            "cluster:O",
+            title=text("verdict.col_cluster", language),
+            scale=alt.Scale(scheme="tableau10"),
+            legend=alt.Legend(orient="bottom"),
+        ),
+        tooltip=[
+            alt.Tooltip("system:N", title=text("verdict.col_system", language)),
+            alt.Tooltip("rank:N", title=text("verdict.col_rank", language)),
+            alt.Tooltip("BLEU:Q", format=".2f"),
+            alt.Tooltip("cluster:O", title=text("verdict.col_cluster", language)),
+        ],
     )
     labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x=alt.X("to:Q", scale=x), text="rank:N")
-    return (bars + labels).properties(height=alt.Step(24), title="Rank ranges (systems not significantly apart)")
+    return (bars + labels).properties(height=alt.Step(24), title=text("verdict.chart_ranks", language))
 
 
 def heatmap(
@@ -169,6 +229,7 @@ def heatmap(
     corrected: Mapping[tuple[str, str], float],
     ranks: Sequence[SystemRank],
     alpha: float,
+    language: str = DEFAULT_LANGUAGE,
 ) -> alt.Chart:
     """Pairwise p-values, systems in rank order; cells significant after the correction are outlined and
     starred; cell text only while it fits (up to :data:`CELL_TEXT_LIMIT` systems), tooltips always."""
@@ -191,13 +252,21 @@ def heatmap(
     )
     cells = base.mark_rect().encode(
         color=alt.Color(
-            "p:Q", scale=alt.Scale(domain=[0, max(0.2, 2 * alpha)], scheme="blues", reverse=True, clamp=True)
+            "p:Q",
+            title=text("verdict.col_p", language),
+            scale=alt.Scale(domain=[0, max(0.2, 2 * alpha)], scheme="blues", reverse=True, clamp=True),
         ),
         stroke=alt.condition("datum.significant", alt.value("#111"), alt.value(None)),
         strokeWidth=alt.condition("datum.significant", alt.value(2), alt.value(0)),
-        tooltip=["A", "B", alt.Tooltip("p:Q", format=".4f"), alt.Tooltip("corrected p:Q", format=".4f"), "significant"],
+        tooltip=[
+            "A",
+            "B",
+            alt.Tooltip("p:Q", title=text("verdict.col_p", language), format=".4f"),
+            alt.Tooltip("corrected p:Q", title=text("verdict.corrected_p", language), format=".4f"),
+            alt.Tooltip("significant:N", title=text("verdict.significant", language)),
+        ],
     )
-    text = (
+    labels = (
         base.mark_text(fontSize=10).encode(
             text="label:N", color=alt.condition(f"datum.p < {alpha}", alt.value("white"), alt.value("black"))
         )
@@ -206,8 +275,8 @@ def heatmap(
         .mark_text(fontSize=12, color="white")
         .encode(text=alt.value("*"))
     )
-    return (cells + text).properties(
+    return (cells + labels).properties(
         width=alt.Step(step),
         height=alt.Step(step),
-        title="Pairwise p-values (* and outline: significant after correction)",
+        title=text("verdict.chart_heatmap", language),
     )

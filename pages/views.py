@@ -14,14 +14,15 @@ import altair as alt
 import pandas as pd
 
 from bleu_core.explain import Explanation, OrderBreakdown
+from bleu_core.i18n import text
 
 STATUS_COLORS = {"matched": "#1b7f3b", "clipped": "#c77700", "unmatched": "#b3261e"}
-STATUS_HELP = {
-    "matched": "matched (counted)",
-    "clipped": "clipped away: more occurrences than any single reference has",
-    "unmatched": "in no reference",
-}
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
+
+
+def status_help(status: str, lang: str = "en") -> str:
+    """What a colour means, for a tooltip."""
+    return text(f"explain.status_{status}", lang) if status in STATUS_COLORS else ""
 
 
 def md_escape(text: str) -> str:
@@ -40,23 +41,27 @@ def ref_label(index: int) -> str:
     return f"r{index + 1}"
 
 
-def order_table(order: OrderBreakdown, n_refs: int) -> pd.DataFrame:
-    """The textbook clipped-count table of one order, with a totals row."""
+def order_table(order: OrderBreakdown, n_refs: int, lang: str = "en", compact: bool = False) -> pd.DataFrame:
+    """The textbook clipped-count table of one order, with a totals row (``compact``: short headers)."""
+    ngram = text("explain.col_ngram", lang)
+    cand = text("present.col_candidate" if compact else "explain.col_candidate", lang)
+    refs = [ref_label(k) if compact else text("explain.col_reference", lang, ref=ref_label(k)) for k in range(n_refs)]
+    top = text("present.col_max" if compact else "explain.col_max", lang)
+    clipped = text("present.col_clipped" if compact else "explain.col_clipped", lang)
     rows = []
     for row in order.rows:
-        record: dict[str, object] = {"n-gram": row.text, "count in candidate": row.candidate_count}
+        record: dict[str, object] = {ngram: row.text, cand: row.candidate_count}
         for k, count in enumerate(row.reference_counts):
-            record[f"count in {ref_label(k)}"] = count
-        record["max over references"] = row.max_reference_count
-        record["clipped"] = row.clipped
+            record[refs[k]] = count
+        record[top] = row.max_reference_count
+        record[clipped] = row.clipped
         rows.append(record)
-    total: dict[str, object] = {"n-gram": "total", "count in candidate": order.total}
+    total: dict[str, object] = {ngram: text("explain.total_row", lang), cand: order.total}
     for k in range(n_refs):
-        total[f"count in {ref_label(k)}"] = sum(r.reference_counts[k] for r in order.rows)
-    total["max over references"] = sum(r.max_reference_count for r in order.rows)
-    total["clipped"] = order.matches
-    columns = ["n-gram", "count in candidate", *[f"count in {ref_label(k)}" for k in range(n_refs)]]
-    return pd.DataFrame([*rows, total], columns=[*columns, "max over references", "clipped"])
+        total[refs[k]] = sum(r.reference_counts[k] for r in order.rows)
+    total[top] = sum(r.max_reference_count for r in order.rows)
+    total[clipped] = order.matches
+    return pd.DataFrame([*rows, total], columns=[ngram, cand, *refs, top, clipped])
 
 
 def precision_frame(explanation: Explanation) -> pd.DataFrame:
@@ -64,7 +69,7 @@ def precision_frame(explanation: Explanation) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "order": [o.order for o in explanation.orders],
-            "n": [f"{o.order}-gram" for o in explanation.orders],
+            "n": [str(o.order) for o in explanation.orders],
             "fraction": [o.fraction for o in explanation.orders],
             "p_n (unsmoothed)": [o.raw_precision for o in explanation.orders],
             "p_n (used)": [o.precision for o in explanation.orders],
@@ -75,51 +80,72 @@ def precision_frame(explanation: Explanation) -> pd.DataFrame:
     )
 
 
-def precision_chart(explanation: Explanation) -> alt.Chart:
-    """Bars of p_n per order; the label shows the fraction and the weight."""
+def _styled(chart: alt.LayerChart, large: bool) -> alt.LayerChart:
+    """Horizontal axis labels always; projector sizes (>= 18 px) in presentation mode."""
+    size = 20 if large else 12
+    styled = chart.configure_axis(labelAngle=0, labelFontSize=size, titleFontSize=size, labelOverlap=True)
+    if large:  # the y title horizontal, above the axis: nothing to read sideways on a projector
+        styled = styled.configure_axisY(titleAngle=0, titleAlign="left", titleBaseline="bottom", titleX=-40, titleY=-12)
+    return styled.configure_title(fontSize=size + 4)
+
+
+def precision_chart(explanation: Explanation, lang: str = "en", large: bool = False) -> alt.LayerChart:
+    """Bars of the modified precisions p_n per order, labelled with the fraction (p_n = matches / total)."""
     frame = precision_frame(explanation)
-    frame["label"] = [f"{f} (w={w:.2f})" for f, w in zip(frame["fraction"], frame["weight"], strict=True)]
+    frame["label"] = list(frame["fraction"])
     base = alt.Chart(frame).encode(
-        x=alt.X("n:N", title="order", sort=None),
-        y=alt.Y("p_n (used):Q", title="precision p_n", scale=alt.Scale(domain=[0, 1])),
+        x=alt.X("n:N", title=text("explain.chart_order", lang), sort=None),
+        y=alt.Y(
+            "p_n (used):Q",
+            title=text("explain.chart_precision", lang),
+            scale=alt.Scale(domain=[0, 1.1]),
+            axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+        ),
         tooltip=["n", "fraction", alt.Tooltip("p_n (used):Q", format=".4f"), alt.Tooltip("weight:Q", format=".3f")],
     )
     bars = base.mark_bar(color="#3b6ea8")
-    text = base.mark_text(dy=-8).encode(text="label:N")
-    return (bars + text).properties(height=260, title="Modified n-gram precisions")
+    labels = base.mark_text(dy=-12 if large else -8, fontSize=20 if large else 11).encode(text="label:N")
+    chart = (bars + labels).properties(height=360 if large else 260)
+    if not large:  # on the projector the step's heading names the chart
+        chart = chart.properties(title=text("explain.chart_precisions", lang))
+    return _styled(chart, large)
 
 
 def contribution_frame(explanation: Explanation) -> pd.DataFrame:
     """The terms that add up to log BLEU: w_n·log p_n per order and log BP (−∞ shown as a floor)."""
-    names = [f"w{o.order}·log p{o.order}" for o in explanation.orders] + ["log BP"]
+    names = [str(o.order) for o in explanation.orders] + ["BP"]
     values = [o.log_term for o in explanation.orders] + [explanation.log_bp]
     return pd.DataFrame({"term": names, "value": values, "shown": [v if math.isfinite(v) else -10.0 for v in values]})
 
 
-def contribution_chart(explanation: Explanation) -> alt.Chart:
+def contribution_chart(explanation: Explanation, lang: str = "en", large: bool = False) -> alt.LayerChart:
+    """Bars of w_n·log p_n per order and log BP; −∞ is drawn as a red bar at −10."""
     frame = contribution_frame(explanation)
     frame["is_infinite"] = [not math.isfinite(v) for v in frame["value"]]
     frame["label"] = [fmt(v, 3) for v in frame["value"]]
     base = alt.Chart(frame).encode(
-        x=alt.X("term:N", sort=None, title=None),
-        y=alt.Y("shown:Q", title="contribution to log BLEU"),
+        x=alt.X("term:N", sort=None, title=text("explain.chart_term", lang)),
+        y=alt.Y("shown:Q", title=text("explain.chart_contribution", lang)),
         tooltip=["term", "label"],
     )
     bars = base.mark_bar().encode(
         color=alt.condition("datum.is_infinite", alt.value("#b3261e"), alt.value("#7a5195")),
     )
-    text = base.mark_text(dy=10, color="black").encode(text="label:N")
-    return (bars + text).properties(height=260, title="log BLEU = Σ w_n log p_n + log BP")
+    labels = base.mark_text(dy=12 if large else 10, color="black", fontSize=18 if large else 11).encode(text="label:N")
+    chart = (bars + labels).properties(height=380 if large else 260, title=text("explain.chart_contributions", lang))
+    return _styled(chart, large)
 
 
-def length_frame(explanation: Explanation) -> pd.DataFrame:
+def length_frame(explanation: Explanation, lang: str = "en") -> pd.DataFrame:
     choice = explanation.length
     return pd.DataFrame(
         {
-            "reference": [ref_label(i) for i in range(len(choice.reference_lengths))],
-            "length r": list(choice.reference_lengths),
-            "|r − c|": list(choice.differences),
-            "chosen": ["✔" if i == choice.chosen_index else "" for i in range(len(choice.reference_lengths))],
+            text("explain.col_reference_name", lang): [ref_label(i) for i in range(len(choice.reference_lengths))],
+            text("explain.col_length", lang): list(choice.reference_lengths),
+            text("explain.col_difference", lang): list(choice.differences),
+            text("explain.col_chosen", lang): [
+                "✔" if i == choice.chosen_index else "" for i in range(len(choice.reference_lengths))
+            ],
         }
     )
 
@@ -135,22 +161,42 @@ def bp_latex(explanation: Explanation) -> str:
     return rf"c = {c} \le r = {r} \Rightarrow \mathrm{{BP}} = e^{{1 - r/c}} = e^{{1 - {r}/{c}}} = {explanation.bp:.4f}"
 
 
+def used_orders(explanation: Explanation) -> list[OrderBreakdown]:
+    """The orders that enter the sum (positive weight)."""
+    return [o for o in explanation.orders if o.weight > 0]
+
+
+def log_sum(explanation: Explanation) -> float:
+    """Σ w_n log p_n over the orders used (−∞ when one of them is 0)."""
+    return math.fsum(o.log_term for o in used_orders(explanation)) if explanation.used_orders else 0.0
+
+
+def log_sum_terms(explanation: Explanation) -> str:
+    """The sum written out with numbers: ``0.333·(−0.511) + 0.333·(−0.693) + …``."""
+    terms = [
+        f"{o.weight:.3g}·({fmt(math.log(o.precision) if o.precision > 0 else -math.inf, 3)})"
+        for o in used_orders(explanation)
+    ]
+    return " + ".join(terms) or "0"
+
+
 def score_latex(explanation: Explanation) -> str:
-    """The final formula with every number substituted."""
+    """The final formula with every number substituted, broken into lines of three terms (max n = 8 fits)."""
+    if explanation.no_unigram_match:
+        return r"\mathrm{BLEU} = 0 \quad (p_1 = 0)"
     terms = []
-    for o in explanation.orders:
-        if o.weight == 0:
-            continue
+    for o in used_orders(explanation):
         p = rf"\tfrac{{{o.smoothed_matches:g}}}{{{o.smoothed_total:g}}}" if o.smoothed_total else "0"
         terms.append(rf"{o.weight:.3g}\log {p}")
-    inner = " + ".join(terms) if terms else "0"
+    rows = [" + ".join(terms[i : i + 3]) for i in range(0, len(terms), 3)] or ["0"]
+    inner = r" \\ &\quad + ".join(rows)
     return (
-        rf"\mathrm{{BLEU}} = \mathrm{{BP}}\cdot\exp\Big(\sum_n w_n \log p_n\Big) = {explanation.bp:.4f}"
-        rf"\cdot\exp\big({inner}\big) = {explanation.score:.4f}"
+        r"\begin{aligned}\mathrm{BLEU} &= \mathrm{BP}\cdot\exp\Big(\sum_n w_n \log p_n\Big) \\ "
+        rf"&= {explanation.bp:.4f}\cdot\exp\big( {inner} \big) \\ &= {explanation.score:.4f}\end{{aligned}}"
     )
 
 
-def tokens_html(tokens: tuple[str, ...], marks: dict[int, str] | None = None, title: str = "") -> str:
+def tokens_html(tokens: tuple[str, ...], marks: dict[int, str] | None = None, title: str = "", lang: str = "en") -> str:
     """Tokens as escaped chips; ``marks`` colours some positions by status."""
     marks = marks or {}
     chips = []
@@ -159,21 +205,24 @@ def tokens_html(tokens: tuple[str, ...], marks: dict[int, str] | None = None, ti
         color = STATUS_COLORS.get(status or "", "#e8e8e8")
         fg = "white" if status else "#222"
         chips.append(
-            f'<span class="tok" title="{html.escape(STATUS_HELP.get(status or "", ""), quote=True)}" '
+            f'<span class="tok" title="{html.escape(status_help(status or "", lang), quote=True)}" '
             f'style="background:{color};color:{fg};padding:1px 5px;margin:2px;border-radius:4px;'
             f'display:inline-block;font-family:monospace">{html.escape(token)}</span>'
         )
     label = f"<b>{html.escape(title)}</b> " if title else ""
-    return f'<div style="line-height:2">{label}{"".join(chips) or "<i>(no tokens)</i>"}</div>'
+    empty = f"<i>{html.escape(text('explain.no_tokens', lang))}</i>"
+    return f'<div class="tokens" style="line-height:2">{label}{"".join(chips) or empty}</div>'
 
 
-def ngram_chips_html(order: OrderBreakdown) -> str:
+def ngram_chips_html(order: OrderBreakdown, lang: str = "en") -> str:
     """Each candidate n-gram occurrence coloured by what clipping made of it, with its supplying reference."""
     chips = []
     for span in order.spans:
         color = STATUS_COLORS[span.status]
-        source = f" — max count from {ref_label(span.best_reference)}" if span.best_reference is not None else ""
-        tip = html.escape(STATUS_HELP[span.status] + source, quote=True)
+        source = ""
+        if span.best_reference is not None:
+            source = " — " + text("explain.max_from", lang, ref=ref_label(span.best_reference))
+        tip = html.escape(status_help(span.status, lang) + source, quote=True)
         chips.append(
             f'<span class="ngram {span.status}" title="{tip}" style="border:2px solid {color};color:{color};'
             f'padding:1px 6px;margin:2px;border-radius:6px;display:inline-block;font-family:monospace">'
@@ -181,7 +230,8 @@ def ngram_chips_html(order: OrderBreakdown) -> str:
             f"{'<sup>' + ref_label(span.best_reference) + '</sup>' if span.best_reference is not None else ''}"
             "</span>"
         )
-    return f'<div style="line-height:2.2">{"".join(chips) or "<i>(no n-grams of this order)</i>"}</div>'
+    empty = f"<i>{html.escape(text('explain.no_ngrams', lang))}</i>"
+    return f'<div class="ngrams" style="line-height:2.2">{"".join(chips) or empty}</div>'
 
 
 def candidate_marks(order: OrderBreakdown) -> dict[int, str]:
@@ -196,76 +246,98 @@ def candidate_marks(order: OrderBreakdown) -> dict[int, str]:
 
 
 def reference_marks(explanation: Explanation, order: OrderBreakdown, k: int) -> dict[int, str]:
-    """Positions of reference k covered by an n-gram that the candidate matched."""
-    matched = {row.ngram for row in order.rows if row.clipped > 0}
+    """Positions of reference k covered by the occurrences that the clipped counts use.
+
+    An n-gram clipped to m counts at most m occurrences, so only the first m of reference k are coloured
+    (``the`` counted twice is green twice, however often reference k repeats it).
+    """
+    budget = {row.ngram: row.clipped for row in order.rows if row.clipped > 0}
     tokens = explanation.reference_tokens[k]
     n = order.order
     marks = {}
     for start in range(len(tokens) - n + 1):
-        if tuple(tokens[start : start + n]) in matched:
+        ngram = tuple(tokens[start : start + n])
+        if budget.get(ngram, 0) > 0:
+            budget[ngram] -= 1
             for i in range(start, start + n):
                 marks[i] = "matched"
     return marks
 
 
-def markdown_report(explanation: Explanation) -> str:
-    """The whole worked example as Markdown (user text escaped)."""
+def markdown_report(explanation: Explanation, lang: str = "en") -> str:
+    """The whole worked example as Markdown in ``lang`` (user text escaped)."""
     o = explanation.options
-    lines = [
-        "# BLEU walkthrough",
-        "",
-        f"**Candidate:** {md_escape(explanation.candidate)}",
-        "",
-    ]
-    lines += [f"**Reference {k + 1}:** {md_escape(ref)}  " for k, ref in enumerate(explanation.references)]
-    lines += [
-        "",
-        f"Settings: max n = {o.max_order}, weights = {', '.join(f'{w:.3g}' for w in o.weights)}, "
-        f"tokenizer = {o.tokenize}, lowercase = {o.lowercase}, smoothing = {o.smooth}, "
-        f"effective order = {o.effective_order}.",
-        "",
-        "## Tokens",
-        "",
-        f"- candidate ({len(explanation.candidate_tokens)}): {md_escape(' '.join(explanation.candidate_tokens))}",
-    ]
+
+    def say(key: str, **params: object) -> str:
+        return text(f"explain.report_{key}", lang, **params)
+
+    lines = [f"# {say('title')}", "", f"**{say('candidate')}:** {md_escape(explanation.candidate)}", ""]
+    lines += [f"**{say('reference', k=k + 1)}:** {md_escape(ref)}  " for k, ref in enumerate(explanation.references)]
+    settings = say(
+        "settings",
+        max_n=o.max_order,
+        weights=", ".join(f"{w:.3g}" for w in o.weights),
+        tokenizer=o.tokenize,
+        lowercase=int(o.lowercase),
+        smoothing=o.smooth,
+        effective=int(o.effective_order),
+    )
+    lines += ["", settings, "", f"## {say('tokens')}", ""]
+    lines.append(
+        f"- {say('candidate')} ({len(explanation.candidate_tokens)}): "
+        f"{md_escape(' '.join(explanation.candidate_tokens))}"
+    )
     lines += [
         f"- {ref_label(k)} ({len(tokens)}): {md_escape(' '.join(tokens))}"
         for k, tokens in enumerate(explanation.reference_tokens)
     ]
     for order in explanation.orders:
-        table = order_table(order, len(explanation.references))
-        lines += ["", f"## {order.order}-grams: p{order.order} = {order.fraction} = {fmt(order.raw_precision)}", ""]
+        table = order_table(order, len(explanation.references), lang)
+        heading = text("explain.order_tab", lang, n=order.order)
+        value = f" = {fmt(order.raw_precision)}" if order.total else ""  # 0/0 is no number
+        lines += ["", f"## {heading}: p{order.order} = {order.fraction}{value}", ""]
         lines.append("| " + " | ".join(table.columns) + " |")
         lines.append("|" + "---|" * len(table.columns))
         for record in table.itertuples(index=False):
             lines.append("| " + " | ".join(md_escape(str(v)) for v in record) + " |")
-        if order.smoothed:
+        if order.smoothed and not explanation.no_unigram_match:
+            fraction = f"{order.smoothed_matches:g}/{order.smoothed_total:g}"
             lines.append(
-                f"\nSmoothed ({o.smooth}): {order.smoothed_matches:g}/{order.smoothed_total:g} = {fmt(order.precision)}"
+                "\n"
+                + text("explain.smoothed_line", lang, method=o.smooth, fraction=fraction, value=fmt(order.precision))
             )
+    if explanation.no_unigram_match:
+        lines += ["", text("explain.early_return", lang)]
     choice = explanation.length
+    lengths = ", ".join(
+        f"{ref_label(i)} = {r} (|r − c| = {d})"
+        for i, (r, d) in enumerate(zip(choice.reference_lengths, choice.differences, strict=True))
+    )
     lines += [
         "",
-        "## Brevity penalty",
+        f"## {text('explain.brevity', lang)}",
         "",
-        f"c = {choice.candidate_length}; reference lengths: "
-        + ", ".join(
-            f"{ref_label(i)} = {r} (|r − c| = {d})"
-            for i, (r, d) in enumerate(zip(choice.reference_lengths, choice.differences, strict=True))
+        say("lengths", c=choice.candidate_length, lengths=lengths),
+        "",
+        f"{choice.reason_message.render(lang)}. BP = {fmt(explanation.bp)}.",
+        "",
+        f"## {text('explain.score', lang)}",
+        "",
+    ]
+    if not explanation.no_unigram_match:  # sacreBLEU computes no log terms then
+        lines += [
+            "log BLEU = " + " + ".join(f"{fmt(x.weight, 3)}·log p{x.order}" for x in explanation.orders) + " + log BP",
+            "",
+            say("terms", terms=", ".join(fmt(x.log_term) for x in explanation.orders), log_bp=fmt(explanation.log_bp)),
+            "",
+        ]
+    lines += [
+        say(
+            "final",
+            score=f"{explanation.score:.4f}",
+            score100=f"{explanation.score_100:.2f}",
+            without=f"{explanation.score_without_bp:.4f}",
         ),
-        "",
-        f"{choice.reason}. BP = {fmt(explanation.bp)}.",
-        "",
-        "## Score",
-        "",
-        "log BLEU = " + " + ".join(f"{fmt(x.weight, 3)}·log p{x.order}" for x in explanation.orders) + " + log BP",
-        "",
-        "terms: "
-        + ", ".join(f"{fmt(x.log_term)}" for x in explanation.orders)
-        + f", log BP = {fmt(explanation.log_bp)}",
-        "",
-        f"**BLEU = {explanation.score:.4f}** ({explanation.score_100:.2f} on the 0–100 scale); "
-        f"without the brevity penalty: {explanation.score_without_bp:.4f}.",
         "",
     ]
     return "\n".join(lines)
@@ -294,11 +366,11 @@ def frame_csv(frame: pd.DataFrame) -> str:
     return safe.to_csv(index=False)
 
 
-def tables_csv(explanation: Explanation) -> str:
+def tables_csv(explanation: Explanation, lang: str = "en") -> str:
     """All clipped-count tables in one CSV (an ``order`` column tells them apart)."""
     frames = []
     for order in explanation.orders:
-        table = order_table(order, len(explanation.references))
+        table = order_table(order, len(explanation.references), lang)
         table.insert(0, "order", order.order)
         frames.append(table)
     return frame_csv(pd.concat(frames, ignore_index=True))

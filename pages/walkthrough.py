@@ -4,51 +4,84 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleu_core.explain import Explanation
+from bleu_core.explain import Explanation, OrderBreakdown
 from pages import charts, views
+from pages.i18n import language, t
+
+
+def precision_line(trace: Explanation, order: OrderBreakdown) -> str:
+    """``p2 = 1/13 = 0.0769``, then what smoothing made of it; every fraction printed is arithmetically true.
+
+    With no unigram match sacreBLEU returns 0 before smoothing, so no smoothed fraction is shown then.
+    """
+    if order.total == 0:
+        return t("explain.empty_line", n=order.order)
+    line = "**" + t(
+        "explain.precision_line", n=order.order, fraction=order.fraction, value=views.fmt(order.raw_precision)
+    )
+    line += "**"
+    if order.smoothed and not trace.no_unigram_match:
+        fraction = f"{order.smoothed_matches:g}/{order.smoothed_total:g}"
+        line += " " + t(
+            "explain.smoothed_line", method=trace.options.smooth, fraction=fraction, value=views.fmt(order.precision)
+        )
+    return line
+
+
+def log_sum_line(trace: Explanation) -> str:
+    """Σ w_n log p_n written out and evaluated (the number the score exponentiates)."""
+    total = views.log_sum(trace)
+    terms = views.log_sum_terms(trace)
+    if total == float("-inf"):
+        return t("explain.log_sum_infinite", terms=terms)
+    return t("explain.log_sum", terms=terms, value=views.fmt(total, 3))
 
 
 def render(trace: Explanation, highlight_key: str) -> None:
     """Tokens with highlights, clipped-count tables, precision and log charts, BP panel and the final formula."""
-    st.subheader("Tokens and n-grams")
+    lang = language()
+    st.subheader(t("explain.tokens"))
     highlight = st.segmented_control(
-        "highlight n-grams of order", list(range(1, trace.options.max_order + 1)), key=highlight_key
+        t("explain.highlight"), list(range(1, trace.options.max_order + 1)), key=highlight_key
     )
-    order = trace.orders[(highlight or 1) - 1]
-    st.html(views.tokens_html(trace.candidate_tokens, views.candidate_marks(order), "candidate"))
+    order = trace.orders[min(highlight or 1, len(trace.orders)) - 1]
+    st.html(views.tokens_html(trace.candidate_tokens, views.candidate_marks(order), t("explain.candidate_label"), lang))
     for k, tokens in enumerate(trace.reference_tokens):
-        st.html(views.tokens_html(tokens, views.reference_marks(trace, order, k), views.ref_label(k)))
-    st.html(views.ngram_chips_html(order))
-    st.caption(
-        "Green: matched. Orange: clipped away (more than any single reference has). Red: in no reference. "
-        "The superscript names the reference that supplies the max count."
-    )
+        st.html(views.tokens_html(tokens, views.reference_marks(trace, order, k), views.ref_label(k), lang))
+    st.html(views.ngram_chips_html(order, lang))
+    st.caption(t("explain.legend"))
 
-    st.subheader("Clipped counts")
-    tabs = st.tabs([f"{o.order}-grams" for o in trace.orders])
+    st.subheader(t("explain.clipped_counts"))
+    tabs = st.tabs([t("explain.order_tab", n=o.order) for o in trace.orders])
     for tab, breakdown in zip(tabs, trace.orders, strict=True):
         with tab:
-            st.dataframe(views.order_table(breakdown, len(trace.references)), hide_index=True, width="stretch")
-            line = f"**p{breakdown.order} = {breakdown.fraction} = {views.fmt(breakdown.raw_precision)}**"
-            if breakdown.smoothed:
-                line += (
-                    f" → smoothed ({trace.options.smooth}): {breakdown.smoothed_matches:g}/"
-                    f"{breakdown.smoothed_total:g} = {views.fmt(breakdown.precision)}"
-                )
-            st.markdown(line)
+            st.dataframe(
+                views.order_table(breakdown, len(trace.references), lang),
+                hide_index=True,
+                width="stretch",
+                height="content",  # every row, the totals row included, without scrolling inside
+            )
+            st.markdown(precision_line(trace, breakdown))
+    if trace.no_unigram_match:
+        st.markdown(t("explain.early_return"))
 
     left, right = st.columns(2)
-    charts.show(left, views.precision_chart, trace, width="stretch")
-    charts.show(right, views.contribution_chart, trace, width="stretch")
-
-    st.subheader("Brevity penalty")
-    st.dataframe(views.length_frame(trace), hide_index=True)
-    st.markdown(f"c = {trace.length.candidate_length}: {trace.length.reason}.")
-    st.latex(views.bp_latex(trace))
-    st.markdown(f"Without the brevity penalty the score would be **{trace.score_without_bp:.4f}**.")
-
-    st.subheader("Score")
-    st.latex(views.score_latex(trace))
+    charts.show(left, views.precision_chart, trace, lang, width="stretch")
     if trace.no_unigram_match:
-        st.markdown("No unigram of the candidate is in any reference, so BLEU is 0 whatever the smoothing.")
-    st.markdown(f"**BLEU = {trace.score:.4f}** ({trace.score_100:.2f} on the 0–100 scale)")
+        right.caption(t("explain.chart_no_match"))
+    else:
+        charts.show(right, views.contribution_chart, trace, lang, width="stretch")
+
+    st.subheader(t("explain.brevity"))
+    st.dataframe(views.length_frame(trace, lang), hide_index=True)
+    st.markdown(
+        t("explain.length_reason", c=trace.length.candidate_length, reason=trace.length.reason_message.render(lang))
+    )
+    st.latex(views.bp_latex(trace))
+    st.markdown(t("explain.without_bp", score=f"{trace.score_without_bp:.4f}"))
+
+    st.subheader(t("explain.score"))
+    if not trace.no_unigram_match:
+        st.markdown(log_sum_line(trace))
+    st.latex(views.score_latex(trace))
+    st.markdown(t("explain.final", score=f"{trace.score:.4f}", score100=f"{trace.score_100:.2f}"))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..clipping import clipped_matches
+from ..i18n import Message, message
 from ..scoring import brevity_penalty
 from ..statistics import SegmentStats, closest_ref_length
 
@@ -58,6 +59,12 @@ class Implementation:
         """The short name when there is one."""
         return self.short_name or self.name
 
+    def name_message(self, corpus: bool) -> Message:
+        """:meth:`name_for` as a message (a sentence-only tool's corpus name is a phrase)."""
+        if corpus and not self.corpus_name and not self.corpus_level:
+            return message("tools.mean_over_sentences", name=self.name)
+        return message("tools.name", name=self.name_for(corpus))
+
     def name_for(self, corpus: bool) -> str:
         """The name of the function that gives the score: the corpus function's for a corpus."""
         if not corpus:
@@ -74,7 +81,7 @@ class OrderStep:
     total: int  # the denominator the tool divides by (NLTK: at least 1 per segment)
     precision: float  # the p_n that enters the log; 0.0 when the tool keeps a zero
     weight: float  # the weight this order gets (0 when the tool leaves it out)
-    note: str  # how the tool got ``precision`` from matches/total, as a verb phrase ("uses 3/8 = 0.375")
+    note: Message  # how the tool got ``precision`` from matches/total, as a verb phrase ("uses 3/8 = 0.375")
 
     @property
     def fraction(self) -> str:
@@ -92,9 +99,9 @@ class ToolTrace:
     orders: tuple[OrderStep, ...]
     candidate_length: int
     reference_length: int
-    length_note: str  # how r was chosen
+    length_note: Message  # how r was chosen
     bp: float
-    rule: str  # the rule that decided the score when it is not BP·exp(Σ w·log p); "" otherwise
+    rule: Message | None  # the rule that decided the score when it is not BP·exp(Σ w·log p); None otherwise
     score: float  # in [0, 1]; NaN where the tool has no score or fails
     failure: str = ""
 
@@ -116,9 +123,9 @@ class ImplementationTrace:
     orders: tuple[OrderStep, ...]
     candidate_length: int
     reference_length: int
-    length_note: str
+    length_note: Message
     bp: float
-    rule: str
+    rule: Message | None
     score: float  # in [0, 1]; NaN where the tool has no score or fails
 
     @staticmethod
@@ -150,8 +157,42 @@ class ImplementationTrace:
         return 100 * self.score if self.implementation.scale == "0-100" else self.score
 
     @property
-    def final_rule(self) -> str:
-        return self.rule or "BLEU = BP·exp(Σ w_n·log p_n)"
+    def final_rule(self) -> Message:
+        return self.rule or message("tools.rule_standard")
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusSums:
+    """What a corpus score reads of :class:`CorpusCounts`: the counts summed over segments, and per order the
+    segments without n-grams (NLTK's corpus BLEU needs no more).  :meth:`CorpusCounts.sums` sums per-segment
+    counts; :meth:`of_statistics` sums an engine's statistics without a tuple per segment."""
+
+    max_order: int
+    segments: int
+    matches: tuple[int, ...]  # clipped matches per order
+    totals: tuple[int, ...]  # candidate n-grams per order
+    empty_segments: tuple[int, ...]  # per order, the segments without candidate n-grams of that order
+    candidate_length: int  # c
+    closest_length: int  # r by the shared rule (ties to the shorter), summed
+    only_lengths: tuple[int, ...] = ()  # a one-segment corpus: its reference lengths (for the length note)
+
+    @staticmethod
+    def of_statistics(stats: SegmentStats, only_lengths: tuple[int, ...] = ()) -> CorpusSums:
+        """The sums of an engine's segment statistics (``only_lengths`` as in the field)."""
+        return CorpusSums(
+            stats.max_order,
+            len(stats),
+            tuple(stats.matches.sum(axis=0).tolist()),
+            tuple(stats.totals.sum(axis=0).tolist()),
+            tuple((stats.totals == 0).sum(axis=0).tolist()),
+            int(stats.hyp_len.sum()),
+            int(stats.ref_len.sum()),
+            only_lengths,
+        )
+
+    def length_note(self, rule: str) -> Message:
+        """How r was chosen, in words (see :func:`length_note`)."""
+        return segments_length_note(rule, self.candidate_length, self.segments, self.only_lengths, self.closest_length)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +231,12 @@ class CorpusCounts:
         """Per order, the segments without candidate n-grams of that order (NLTK counts a phantom one for each)."""
         return tuple(row.count(0) for row in zip(*self.segment_totals, strict=True)) or (0,) * self.max_order
 
+    def sums(self) -> CorpusSums:
+        """The summed counts (what a corpus score reads)."""
+        only = self.reference_lengths[0] if self.segments == 1 else ()
+        sums = (self.matches, self.totals, self.empty_segments)
+        return CorpusSums(self.max_order, self.segments, *sums, self.candidate_length, self.closest_length, only)
+
     def statistics(self) -> SegmentStats:
         """The segment statistics of bleu_core's engine (:meth:`SegmentStats.from_counts`) for these counts."""
         widest = max((len(row) for row in self.reference_lengths), default=1)
@@ -227,18 +274,23 @@ def number(value: float) -> str:
     return f"{value:.4g}"
 
 
-def plain_note(matches: int, total: int) -> str:
+def plain_note(matches: int, total: int) -> Message:
     """The note of an order used as counted: ``uses 3/8 = 0.375``."""
-    return f"uses {matches}/{total} = {number(matches / total)}"
+    return message("tools.note_plain", matches=matches, total=total, p=number(matches / total))
 
 
-def unsmoothed_note(order: int, matches: int, total: int) -> str:
+def unsmoothed_note(order: int, matches: int, total: int) -> Message:
     """The note of an order in a tool without smoothing, where a zero stays a zero."""
     if total == 0:
-        return f"has no {order}-grams to count: 0"
+        return message("tools.note_no_ngrams", order=order)
     if matches == 0:
-        return f"keeps 0/{total} = 0 (no smoothing)"
+        return message("tools.note_keeps_zero", total=total)
     return plain_note(matches, total)
+
+
+def zero_rule(key: str, order: int, **params: object) -> Message:
+    """A rule that zeroes the score at the first zero precision (``key``: the catalog's wording)."""
+    return message(key, order=order, **params)
 
 
 def first_zero(orders: Sequence[OrderStep]) -> OrderStep | None:
@@ -251,22 +303,23 @@ def shared_brevity_penalty(candidate_length: int, reference_length: int) -> floa
     return float(brevity_penalty(np.array([candidate_length]), np.array([reference_length]))[0])
 
 
-def length_note(rule: str, candidate_length: int, lengths: Sequence[Sequence[int]], chosen: int) -> str:
+def length_note(rule: str, candidate_length: int, lengths: Sequence[Sequence[int]], chosen: int) -> Message:
     """How r was chosen, in words (``lengths``: each segment's reference lengths)."""
-    if len(lengths) != 1:
-        how = {SHORTEST: "the shortest", CLOSEST_FIRST: "the closest (ties to the first listed)"}
-        return f"r = {chosen}, the sum over {len(lengths)} segments of {how.get(rule, 'the closest')} reference length"
-    (only,) = lengths
+    return segments_length_note(rule, candidate_length, len(lengths), lengths[0] if len(lengths) == 1 else (), chosen)
+
+
+def segments_length_note(rule: str, candidate_length: int, segments: int, only: Sequence[int], chosen: int) -> Message:
+    """:func:`length_note` from the number of segments and, for a single segment, its reference lengths ``only``."""
+    if segments != 1:
+        how = {SHORTEST: "shortest", CLOSEST_FIRST: "closest_first"}.get(rule, "closest")
+        return message(f"tools.length_sum_{how}", r=chosen, segments=segments)
     listed = ", ".join(str(length) for length in only)
     if len(only) == 1:
-        return f"r = {chosen}, the only reference's length"
+        return message("tools.length_only", r=chosen)
     if rule == SHORTEST:
-        return f"r = {chosen}, the shortest of the reference lengths {listed}"
-    ties = "the first listed" if rule == CLOSEST_FIRST else "the shorter"
+        return message("tools.length_shortest", r=chosen, lengths=listed)
     tied = sorted({length for length in only if abs(length - candidate_length) == abs(chosen - candidate_length)})
-    if len(tied) > 1:
-        return (
-            f"r = {chosen}: lengths {' and '.join(map(str, tied))} are equally close to c = {candidate_length}, "
-            f"the tie goes to {ties}"
-        )
-    return f"r = {chosen}, the reference length closest to c = {candidate_length} (of {listed})"
+    if len(tied) > 1:  # at most two lengths are equally close: c - d and c + d
+        ties = "first" if rule == CLOSEST_FIRST else "shorter"
+        return message(f"tools.length_tie_{ties}", r=chosen, low=tied[0], high=tied[-1], c=candidate_length)
+    return message("tools.length_closest", r=chosen, c=candidate_length, lengths=listed)

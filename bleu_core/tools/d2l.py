@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 
 from ..clipping import clipped_matches
+from ..i18n import message
 from .base import FIRST_ONLY, Implementation, ImplementationTrace, OrderStep, ToolTrace, plain_note
 
 __all__ = ["BOOK_K", "IMPLEMENTATION", "d2l_bleu", "d2l_tokens", "trace_d2l"]
@@ -53,16 +54,16 @@ def trace_d2l(prediction: Sequence[str], label: Sequence[str], k: int = BOOK_K) 
         weight = math.pow(0.5, n)
         matches, total = clipped_matches(prediction, [label], n)
         if n > c:  # d2l loops to min(k, len_pred): the order is skipped, the others keep their weights
-            orders.append(OrderStep(n, 0, 0, 0.0, 0.0, f"skips the order: the prediction has fewer than {n} tokens"))
+            orders.append(OrderStep(n, 0, 0, 0.0, 0.0, message("tools.note_d2l_skip", order=n)))
             continue
         p = matches / total
         score *= math.pow(p, weight)
-        note = plain_note(matches, total) if matches else f"keeps 0/{total} = 0: the product is 0"
+        note = plain_note(matches, total) if matches else message("tools.note_d2l_zero", total=total)
         zero = zero or (n if matches == 0 else 0)
         orders.append(OrderStep(n, matches, total, p, weight, note))
-    note = f"r = {r}, the length of the single label sequence (d2l takes one reference)"
-    rule = f"BLEU = BP·Π p_n^(1/2^n); p_{zero} = 0 makes it 0" if zero else "BLEU = BP·Π p_n^(1/2^n)"
-    return ToolTrace(tuple(orders), c, r, note, bp, rule, score)
+    length = message("tools.length_d2l", r=r)
+    rule = message("tools.rule_d2l_zero", order=zero) if zero else message("tools.rule_d2l")
+    return ToolTrace(tuple(orders), c, r, length, bp, rule, score)
 
 
 def d2l_bleu(pred_seq: str, label_seq: str, k: int = BOOK_K) -> float:

@@ -11,9 +11,12 @@ import math
 
 from .base import ImplementationTrace, number
 
-__all__ = ["reported_fields"]
+__all__ = ["FAILS", "PRINTED_LINE", "reported_fields"]
 
 Field = tuple[str, str]
+#: The field of multi-bleu.perl's one printed line, and the value of a tool without a score (pages translate both).
+PRINTED_LINE = "printed line"
+FAILS = "fails (no score for this input)"
 
 
 def _ratio(trace: ImplementationTrace) -> float:
@@ -63,13 +66,13 @@ def _multi_bleu(trace: ImplementationTrace) -> list[Field]:
         f"BLEU = {100 * trace.score:.2f}, {precisions} (BP={trace.bp:.3f}, ratio={_ratio(trace):.3f}, "
         f"hyp_len={trace.candidate_length}, ref_len={trace.reference_length})"
     )
-    return [("printed line", line)]
+    return [(PRINTED_LINE, line)]
 
 
 def reported_fields(trace: ImplementationTrace) -> tuple[Field, ...]:
     """(field, value) pairs the tool itself returns or prints for this input; NaN scores shown as "fails"."""
     if math.isnan(trace.score):
-        return (("score", "fails (no score for this input)"),)
+        return (("score", FAILS),)
     key = trace.implementation.key
     if key == "sacrebleu":
         return tuple(_sacrebleu(trace))

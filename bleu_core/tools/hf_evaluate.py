@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import TypedDict
 
+from ..i18n import Message, message
 from ..tokenizers import tokenize_line
 from .base import (
     SHORTEST,
@@ -72,7 +73,7 @@ def _order(n: int, matches: int, possible: int, max_order: int, smooth: bool) ->
     weight = 1.0 / max_order
     if smooth:  # HF's own smoothing: every order, unigrams included
         p = (matches + 1.0) / (possible + 1.0)
-        note = f"uses ({matches}+1)/({possible}+1) = {number(p)} (smooth=True adds 1 to every order)"
+        note = message("tools.note_hf_smooth", matches=matches, total=possible, p=number(p))
         return OrderStep(n, matches, possible, p, weight, note)
     p = float(matches) / possible if possible > 0 else 0.0
     return OrderStep(n, matches, possible, p, weight, unsmoothed_note(n, matches, possible))
@@ -94,11 +95,11 @@ def trace_hf_evaluate(
     _, bp = hf_brevity_penalty(translation_length, reference_length)
     zero = first_zero(orders)
     if zero is not None:
-        rule = f"p_{zero.order} = 0: any zero precision gives 0"
+        rule: Message | None = message("tools.rule_any_zero", order=zero.order)
     elif bp == 0:
-        rule = "c = 0 or r = 0: ratio and BP are 0"
+        rule = message("tools.rule_hf_empty")
     else:
-        rule = ""
+        rule = None
     note = length_note(SHORTEST, translation_length, counts.reference_lengths, reference_length)
     return ToolTrace(orders, translation_length, reference_length, note, bp, rule, geo_mean * bp)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..i18n import message
 from ..options import BleuOptions, make_options
 from ..scoring import score_statistics
 from .base import (
@@ -62,11 +63,11 @@ def trace_matlab(candidate: Sequence[str], references: Sequence[Sequence[str]], 
     bp = float(arrays.bp[0])
     zero = first_zero(orders)
     if not candidate and not any(references):
-        return ToolTrace(orders, c, r, note, bp, "candidate and references all empty: NaN", math.nan)
+        return ToolTrace(orders, c, r, note, bp, message("tools.rule_matlab_empty"), math.nan)
     if c < options.max_order:
-        rule = f"the candidate has fewer words ({c}) than weights ({options.max_order}): 0"
-        return ToolTrace(orders, c, r, note, bp, rule, 0.0)
-    rule = f"p_{zero.order} = 0: any zero precision gives 0" if zero is not None else ""
+        short = message("tools.rule_matlab_short", words=c, weights=options.max_order)
+        return ToolTrace(orders, c, r, note, bp, short, 0.0)
+    rule = message("tools.rule_any_zero", order=zero.order) if zero is not None else None
     return ToolTrace(orders, c, r, note, bp, rule, float(arrays.score[0]))
 
 

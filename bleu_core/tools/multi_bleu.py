@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 
 from ..api import check_corpus
+from ..i18n import message
 from .base import (
     CLOSEST,
     Implementation,
@@ -60,14 +61,16 @@ def trace_multi_bleu(hypotheses: Sequence[Sequence[str]], references: Sequence[S
     )
     bp = shared_brevity_penalty(c, r)
     if r == 0:
-        return ToolTrace(orders, c, r, note, bp, "r = 0: the script prints BLEU = 0", 0.0)
+        return ToolTrace(orders, c, r, note, bp, message("tools.rule_multi_r0"), 0.0)
     if c == 0:
-        rule = "an empty hypothesis file: the script dies (Illegal division by zero)"
-        return ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=_DIES)
+        dies = message("tools.rule_multi_dies")
+        return ToolTrace(orders, c, r, note, bp, dies, math.nan, failure=_DIES)
     logs = [math.log(o.precision) if o.precision else PERL_LOG_ZERO for o in orders]
     bleu = bp * math.exp((logs[0] + logs[1] + logs[2] + logs[3]) / 4)
     zero = first_zero(orders)
-    rule = f"p_{zero.order} = 0: log 0 is taken as {PERL_LOG_ZERO:.0f}, so BLEU = 0" if zero is not None else ""
+    rule = (
+        message("tools.rule_multi_log0", order=zero.order, value=f"{PERL_LOG_ZERO:.0f}") if zero is not None else None
+    )
     return ToolTrace(orders, c, r, note, bp, rule, bleu)
 
 

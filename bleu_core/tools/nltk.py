@@ -18,16 +18,17 @@ from typing import overload
 import numpy as np
 
 from ..explain import Explanation
+from ..i18n import Message, message
 from .base import (
     CLOSEST,
     CorpusCounts,
+    CorpusSums,
     Implementation,
     ImplementationTrace,
     OrderStep,
     OriginalToolError,
     ToolTrace,
     count_corpus,
-    length_note,
     number,
     plain_note,
 )
@@ -125,7 +126,7 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     return math.exp(1 - closest_ref_len / hyp_len)
 
 
-def denominators(counts: CorpusCounts) -> tuple[list[int], list[int]]:
+def denominators(counts: CorpusCounts | CorpusSums) -> tuple[list[int], list[int]]:
     """NLTK's denominators per order, and how many segments had none of that order's n-grams.
 
     NLTK's deviation from the shared totals ("denominator is minimum 1"): each segment's count of candidate
@@ -135,28 +136,28 @@ def denominators(counts: CorpusCounts) -> tuple[list[int], list[int]]:
     return [total + phantoms for total, phantoms in zip(counts.totals, empty, strict=True)], empty
 
 
-def _floor_note(empty_segments: int, segments: int, order: int) -> str:
-    """Where NLTK's at-least-1 denominator added phantom n-grams, in words ("" where it did not)."""
+def _floor_note(note: Message, empty_segments: int, segments: int, order: int) -> Message:
+    """``note`` and where NLTK's at-least-1 denominator added phantom n-grams (``note`` alone where it did not)."""
     if not empty_segments:
-        return ""
+        return note
     if segments == 1:
-        return f" (there are no {order}-grams; NLTK divides by at least 1)"
-    return f" (no {order}-grams in {empty_segments} of {segments} segments; NLTK divides each by at least 1)"
+        return message("tools.note_floor_sentence", note=note, order=order)
+    return message("tools.note_floor_corpus", note=note, order=order, empty=empty_segments, segments=segments)
 
 
-def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -> str:
+def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -> Message:
     """How NLTK got ``p`` from m/d under ``method``, as a verb phrase."""
     if float(p) == m / d:  # smoothing left this order as counted
         return plain_note(m, d)
     if method == 0:
-        return f"substitutes {number(float(p))} (sys.float_info.min)"
+        return message("tools.note_float_min", p=number(float(p)))
     if method == 1:
-        return f"uses {epsilon:g}/{d} = {number(float(p))} (method1, epsilon = {epsilon:g})"
-    return f"uses {number(float(p))} ({METHOD_NOTES[method]})"
+        return message("tools.note_method1", epsilon=f"{epsilon:g}", total=d, p=number(float(p)))
+    return message("tools.note_method", p=number(float(p)), method=message(METHOD_NOTES[method]))
 
 
 def _orders(
-    counts: CorpusCounts,
+    counts: CorpusSums,
     table: tuple[list[int], list[int]],
     p_n: Sequence[Precision] | None,
     weight: Sequence[float],
@@ -171,16 +172,16 @@ def _orders(
         w = weight[i] if i < len(weight) else 0.0  # NLTK zips weights and precisions: extra orders get no weight
         if p_n is None:
             p: Precision = Fraction(m, d)
-            note = f"{plain_note(m, d)}, unused: NLTK returns 0 before smoothing"
+            note = message("tools.note_unused", note=plain_note(m, d))
         else:
             p = p_n[i]
             note = _precision_note(method, m, d, p, epsilon)
-        steps.append(OrderStep(i + 1, m, d, float(p), w, note + _floor_note(empty[i], counts.segments, i + 1)))
+        steps.append(OrderStep(i + 1, m, d, float(p), w, _floor_note(note, empty[i], counts.segments, i + 1)))
     return tuple(steps)
 
 
 def trace_nltk(
-    counts: CorpusCounts,
+    counts: CorpusCounts | CorpusSums,
     last: tuple[Sequence[str], Sequence[Sequence[str]]],
     weight: tuple[float, ...],
     method: int = 0,
@@ -194,25 +195,27 @@ def trace_nltk(
     ``counts`` has ``len(weight)`` orders or more (NLTK counts up to the longest weight vector); ``last`` is the
     last segment's (hypothesis, references), which smoothing reads; ``params`` are (epsilon, alpha, k).
     """
-    c, r = counts.candidate_length, counts.closest_length  # r: the shared closest rule, which NLTK follows
+    sums = counts if isinstance(counts, CorpusSums) else counts.sums()
+    c, r = sums.candidate_length, sums.closest_length  # r: the shared closest rule, which NLTK follows
     bp = brevity_penalty(r, c)
-    note = length_note(CLOSEST, c, counts.reference_lengths, r)
-    numerators, epsilon, table = counts.matches, params[0], denominators(counts)
+    note = sums.length_note(CLOSEST)
+    numerators, epsilon, table = sums.matches, params[0], denominators(sums)
     if numerators[0] == 0:
-        orders = _orders(counts, table, None, weight, method, epsilon)
-        return ToolTrace(orders, c, r, note, bp, "no unigram match: 0", 0.0)
+        orders = _orders(sums, table, None, weight, method, epsilon)
+        return ToolTrace(orders, c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
     given = SmoothingInput(numerators, table[0], last[1], last[0], c, *params)
     try:
         p_n = smooth(method, given)
     except OriginalToolError as error:
-        orders = _orders(counts, table, None, weight, method, epsilon)
-        return ToolTrace(orders, c, r, note, bp, f"NLTK fails: {error}", math.nan, failure=str(error))
+        orders = _orders(sums, table, None, weight, method, epsilon)
+        rule = message("tools.rule_nltk_fails", error=str(error))
+        return ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=str(error))
     if auto_reweigh and c < 4 and default_weights:
         weight = (1 / c,) * c  # NLTK re-weighs only its default tuple, and only for corpora under 4 tokens
-    orders = _orders(counts, table, p_n, weight, method, epsilon)
+    orders = _orders(sums, table, p_n, weight, method, epsilon)
     # Orders whose smoothed precision is 0 (method4 with c <= 1) are left out of the sum, as NLTK does.
     s = math.fsum(o.weight * math.log(o.precision) for o in orders if o.precision > 0)
-    return ToolTrace(orders, c, r, note, bp, "", bp * math.exp(s))
+    return ToolTrace(orders, c, r, note, bp, None, bp * math.exp(s))
 
 
 def _nltk_traces(
@@ -222,7 +225,7 @@ def _nltk_traces(
     smoothing: object,
     auto_reweigh: object,
     params: tuple[float, float, float],
-    count: Callable[[list[list[str]], list[list[list[str]]], int], CorpusCounts] = count_corpus,
+    count: Callable[[list[list[str]], list[list[list[str]]], int], CorpusCounts | CorpusSums] = count_corpus,
 ) -> list[ToolTrace]:
     """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments.
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..i18n import message
 from .base import (
     CLOSEST,
     Implementation,
@@ -55,19 +56,21 @@ def trace_nltk_legacy(
     orders = []
     steps = zip(counts.matches, counts.totals, denominators(counts)[0], weights, strict=True)
     for n, (m, t, d, w) in enumerate(steps, start=1):
-        floor = "" if t else f" (there are no {n}-grams; NLTK divides by at least 1)"
         p = Fraction(m, d)
+        note = plain_note(m, d) if p > 0 else message("tools.note_dropped")
+        if not t:
+            note = message("tools.note_floor_sentence", note=note, order=n)
         if p > 0:
-            orders.append(OrderStep(n, m, d, float(p), w, plain_note(m, d) + floor))
+            orders.append(OrderStep(n, m, d, float(p), w, note))
         else:
-            orders.append(OrderStep(n, m, d, 0.0, 0.0, f"leaves it out of the sum, weight and all{floor}"))
+            orders.append(OrderStep(n, m, d, 0.0, 0.0, note))
     note = length_note(CLOSEST, c, counts.reference_lengths, r)
     if orders[0].matches == 0:
-        return ToolTrace(tuple(orders), c, r, note, bp, "no unigram match: 0", 0.0)
+        return ToolTrace(tuple(orders), c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
     # NLTK 3.2 zipped the weights with the non-zero precisions only; for one sentence the zero orders are
     # always the highest ones, so that equals dropping them with their weights.
     s = math.fsum(o.weight * math.log(o.precision) for o in orders if o.precision > 0)
-    return ToolTrace(tuple(orders), c, r, note, bp, "", bp * math.exp(s))
+    return ToolTrace(tuple(orders), c, r, note, bp, None, bp * math.exp(s))
 
 
 def nltk_legacy_sentence_bleu(

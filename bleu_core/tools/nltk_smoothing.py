@@ -24,14 +24,7 @@ NLTK_SMOOTHING_METHODS: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
 Precision = Fraction | float
 
 #: How each method changes a precision, for the trace's notes.
-METHOD_NOTES: dict[int, str] = {
-    2: "method2: (m + 1)/(d + 1) from the bigrams on",
-    3: "method3: the k-th zero order gets 1/(2^k·d)",
-    4: "method4: the k-th zero order gets 1/(2^k·k/ln c) matches",
-    5: "method5: averaged with the neighbouring orders",
-    6: "method6: interpolated with the prior p_(n-1)²/p_(n-2)",
-    7: "method7: method4, then method5",
-}
+METHOD_NOTES: dict[int, str] = {n: f"tools.method{n}" for n in range(2, 8)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..api import corpus_bleu
 from ..explain import Explanation, explain
+from ..i18n import message
 from .base import (
     CLOSEST,
     Implementation,
@@ -48,10 +49,10 @@ def trace_sacrebleu(explanation: Explanation) -> ToolTrace:
     zeros = 0
     for o in explanation.orders:
         if o.total == 0 or o.weight == 0:
-            note = f"leaves the order out: the candidate has no {o.order}-grams (effective order)"
+            note = message("tools.note_effective_order", order=o.order)
         elif o.matches == 0:
             zeros += 1
-            note = f"uses 1/({2**zeros}·{o.total}) = {number(o.precision)} (exp smoothing)"
+            note = message("tools.note_exp_smoothing", power=2**zeros, total=o.total, p=number(o.precision))
         else:
             note = plain_note(o.matches, o.total)
         orders.append(OrderStep(o.order, o.matches, o.total, o.precision, o.weight, note))
@@ -63,7 +64,7 @@ def trace_sacrebleu(explanation: Explanation) -> ToolTrace:
         reference_length=r,
         length_note=length_note(CLOSEST, c, [length.reference_lengths], r),
         bp=explanation.bp,
-        rule="no unigram match: 0" if explanation.no_unigram_match else "",
+        rule=message("tools.rule_no_unigram") if explanation.no_unigram_match else None,
         score=explanation.score,
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..i18n import message
 from .base import (
     CLOSEST_FIRST,
     Implementation,
@@ -56,7 +57,8 @@ def closest_first(candidate_length: int, lengths: Sequence[int]) -> int:
 def _order(n: int, matches: int, total: int, weight: float, smooth: bool) -> OrderStep:
     if smooth and n > 1 and matches > 0:  # torchmetrics' smoothing: orders 2..N only
         p = (matches + 1) / (total + 1)
-        return OrderStep(n, matches, total, p, weight, f"uses ({matches}+1)/({total}+1) = {number(p)} (smooth=True)")
+        note = message("tools.note_torch_smooth", matches=matches, total=total, p=number(p))
+        return OrderStep(n, matches, total, p, weight, note)
     p = matches / total if total else 0.0
     return OrderStep(n, matches, total, p, weight, unsmoothed_note(n, matches, total))
 
@@ -74,9 +76,9 @@ def trace_torchmetrics(
     bp = shared_brevity_penalty(c, r)
     missing = next((o for o in orders if o.matches == 0), None)
     if missing is not None:  # checked before smoothing: smooth=True does not save an order without a match
-        return ToolTrace(orders, c, r, note, bp, f"p_{missing.order} = 0: an order without a match gives 0", 0.0)
+        return ToolTrace(orders, c, r, note, bp, message("tools.rule_torch_zero", order=missing.order), 0.0)
     geometric_mean = math.exp(sum(o.weight * math.log(o.precision) for o in orders))
-    return ToolTrace(orders, c, r, note, bp, "", bp * geometric_mean)
+    return ToolTrace(orders, c, r, note, bp, None, bp * geometric_mean)
 
 
 def torchmetrics_bleu(

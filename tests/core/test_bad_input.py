@@ -733,7 +733,10 @@ def test_file_explain_page_upload(case: FileCase) -> None:
     at.file_uploader(key="ex_upload_references").set_value((f"{case.which}.txt", case.data, "text/plain")).run()
     assert not at.exception
     if case.fragment is None:
-        assert at.session_state["ex_references"] == "\n".join(line for line in CLEAN_REF if line.strip())
+        # the file is one reference: its lines joined with spaces (the page says so)
+        assert at.session_state["ex_references"] == " ".join(line for line in CLEAN_REF if line.strip())
+        count = sum(1 for line in CLEAN_REF if line.strip())
+        assert any(f"ref.txt ({count} lines joined with spaces)" in i.value for i in at.info)
         assert not at.error
         return
     assert any(f"{case.which}.txt" in e.value and case.fragment in e.value for e in at.error), page_messages(at)

@@ -89,6 +89,19 @@ def test_odd_inputs(args: tuple[Any, Any], auto_reweigh: bool) -> None:
         assert same(theirs, outcome(ours, "sentence_bleu", *args, auto_reweigh=auto_reweigh, method=method))
 
 
+def test_a_long_corpus_of_odd_tokens() -> None:
+    """Long enough for the vectorized counter: mixed token types, a varying number of references, empty lines."""
+    vocabulary: list[Any] = ["a", "b", "a b", "", 1, 1.0, True, 2, ("a",), None, "1"]
+    hyps = [[vocabulary[(i * 7 + j * 3) % len(vocabulary)] for j in range(i % 9)] for i in range(150)]
+    refs = [
+        [[vocabulary[(i * 5 + j * k + k) % len(vocabulary)] for j in range((i + k) % 11)] for k in range(1 + i % 3)]
+        for i in range(150)
+    ]
+    for method in (0, 1, 5, 7):
+        theirs = outcome(nltk, "corpus_bleu", refs, hyps, WEIGHTS[2], method=method)
+        assert same(theirs, outcome(ours, "corpus_bleu", refs, hyps, WEIGHTS[2], method=method)), method
+
+
 @pytest.mark.parametrize(
     "args",
     [([], []), ([[["a"]]], [["a"], ["b"]]), ([[["a", "b", "c"]]], [["a", "b", "c"]]), ([[["a"]]], [["b"]])],

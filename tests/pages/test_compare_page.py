@@ -168,7 +168,7 @@ def test_wmt22_verdict_matches_sacrebleu_and_an_independent_ranking(
 
     monkeypatch.setattr(compare_report, "build_report", capture)
     at = page()
-    at.radio(key="cmp_mode").set_value("Upload files").run()
+    at.radio(key="cmp_mode").set_value("upload").run()
     chosen = pair.systems
     broken = b"\n".join(chosen[2].read_bytes().splitlines()[:100]) + b"\n"
     files = [(p.name, p.read_bytes(), "text/plain") for p in chosen] + [("truncated.txt", broken, "text/plain")]

@@ -147,9 +147,9 @@ def test_chinese_interface_labels_and_feedback() -> None:
 
 def test_preset_and_own_text_from_the_link_and_bad_parameters() -> None:
     preset = PRESETS[0]
-    at = page(preset=preset.name)
+    at = page(preset=preset.key)
     assert at.radio[0].value == "preset" and at.code[0].value == preset.candidate
-    assert at.query_params["preset"] == preset.name
+    assert at.query_params["preset"] == preset.key
     at = page(candidate="the cat sat", reference=["the cat sat down", "a cat sat"], max_n="2")
     assert at.radio[0].value == "own" and [c.value for c in at.code] == ["the cat sat", "the cat sat down", "a cat sat"]
     assert at.query_params["max_n"] == "2" and len([b for b in at.button if str(b.key).endswith("_check")]) == 1
@@ -183,9 +183,9 @@ def test_revealed_counts_come_with_the_clipping_table() -> None:
     assert any(str(b.key).endswith("_2_check") for b in at.button)
 
 
-@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.name)
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
 def test_every_example_opens_as_an_exercise(preset: Preset) -> None:
-    at = page(preset=preset.name)
+    at = page(preset=preset.key)
     assert not at.exception and len(at.warning) == 0
     assert at.code[0].value == " ".join(exercise_from_preset(preset).explanation().candidate_tokens)
     assert any(str(b.key).endswith("_1_check") for b in at.button)

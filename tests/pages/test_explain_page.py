@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.examples import PRESETS, Preset
-from bleu_core.explain import explain
-from pages.state import build_query
+from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
+from bleu_core.explain import Explanation, explain, paper_text
+from pages import views
+from pages.explain_link import build_link, preset_values
+from tests.i18n_check import rendered_labels, untranslated
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
 
@@ -30,11 +33,15 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def preset_query(preset: Preset) -> dict[str, str | list[str]]:
-    options = preset.options()
-    weights = list(options.get("weights", [1.0] * options.get("max_order", 4)))
-    return build_query(
-        preset.candidate, list(preset.references), len(weights), weights, options["tokenize"], options["smooth"], False
-    )
+    """The preset's text and settings written out in full (no ``preset`` parameter)."""
+    return build_link({**preset_values(preset), "preset": None})
+
+
+def explain_preset(preset: Preset) -> Explanation:
+    candidate, references = preset.candidate, list(preset.references)
+    if preset.paper:
+        candidate, references = paper_text(candidate), [paper_text(r) for r in references]
+    return explain(candidate, references, **preset.options())
 
 
 def test_opens_on_the_default_example() -> None:
@@ -47,11 +54,11 @@ def test_opens_on_the_default_example() -> None:
     assert at.query_params["candidate"] == "the love can always do"
 
 
-@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.name)
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
 def test_each_preset_link_reproduces_its_numbers(preset: Preset) -> None:
     at = page(preset_query(preset))
     assert not at.exception
-    expected = explain(preset.candidate, list(preset.references), **preset.options())
+    expected = explain_preset(preset)
     assert metric(at, "BLEU (0–1)") == f"{expected.score:.4f}"
     assert metric(at, "brevity penalty") == f"{expected.bp:.4f}"
     assert metric(at, "c / r") == f"{expected.length.candidate_length} / {expected.length.chosen_length}"
@@ -63,19 +70,21 @@ def test_each_preset_link_reproduces_its_numbers(preset: Preset) -> None:
 @pytest.mark.parametrize(
     ("name", "fragment", "score"),
     [
-        ("Love can always: three orders, a length tie", "p3 = 1/3", "0.4642"),
-        ("Clipping: the the the …", "p1 = 2/7", None),
-        ("Clipping bigrams: the cat the cat on the mat", "p2 = 4/6", None),
-        ("Clipping bigrams: the cat ×3 on the mat", "p2 = 6/8", None),
-        ("Papineni et al.: candidate 1", "p4 = 4/15", None),
-        ("Quick brown fox: one word changed", "p1 = 8/9", "0.7506"),
-        ("Quick brown fox: shorter", "p1 = 7/7", "0.7515"),
-        ("MATLAB: fast brown fox summary, weights [1 1 1 1]", "p4 = 5/7", "0.7825"),
-        ("MATLAB: fast brown fox summary, weights [1 1]", "p2 = 7/9", "0.8367"),
+        ("love", "p3 = 1/3", "0.4642"),
+        ("clip_the", "p1 = 2/7", None),
+        ("clip_paper", "p1 = 2/7", "0.2857"),
+        ("clip_bigrams", "p2 = 4/6", None),
+        ("clip_bigrams3", "p2 = 6/8", None),
+        ("papineni1", "p4 = 4/15", None),
+        ("of_the", "p2 = 1/1", "0.0009"),
+        ("fox_one", "p1 = 8/9", "0.7506"),
+        ("fox_shorter", "p1 = 7/7", "0.7515"),
+        ("matlab4", "p4 = 5/7", "0.7825"),
+        ("matlab2", "p2 = 7/9", "0.8367"),
     ],
 )
 def test_textbook_numbers_on_the_page(name: str, fragment: str, score: str | None) -> None:
-    preset = next(p for p in PRESETS if p.name == name)
+    preset = PRESET_BY_KEY[name]
     at = page(preset_query(preset))
     assert fragment in shown_text(at)
     if score is not None:
@@ -84,10 +93,10 @@ def test_textbook_numbers_on_the_page(name: str, fragment: str, score: str | Non
 
 def test_preset_menu_loads_settings() -> None:
     at = page()
-    at.selectbox(key="ex_preset").set_value("MATLAB: fast brown fox summary, weights [1 1]").run()
+    at.selectbox(key="ex_preset").set_value("matlab2").run()
     assert at.slider(key="ex_max_n").value == 2
     assert metric(at, "BLEU (0–1)") == "0.8367"
-    assert at.query_params["weights"] == "1,1" or at.query_params["weights"] == "0.5,0.5"
+    assert at.query_params["preset"] == "matlab2" and at.query_params["max_n"] == "2"
 
 
 def test_sliders_change_tables_and_score() -> None:
@@ -113,7 +122,7 @@ def test_weight_shortcuts() -> None:
 
 
 def test_zero_precision_is_explained_with_smoothing_alternatives() -> None:
-    preset = next(p for p in PRESETS if p.name == "Papineni et al.: candidate 2")
+    preset = PRESET_BY_KEY["papineni2"]
     at = page(preset_query(preset))
     warning = " ".join(w.value for w in at.warning)
     assert "unsmoothed BLEU is 0" in warning and "exp →" in warning and "floor →" in warning
@@ -157,3 +166,237 @@ def test_chinese_text_under_13a_gets_tokenizer_advice() -> None:
     at = page({"candidate": candidate, "reference": [reference], "tokenize": "zh"})
     assert not [w.value for w in at.warning if "Chinese/Japanese" in w.value]
     assert not at.exception
+
+
+# --- Chinese interface -------------------------------------------------------------------------------------------
+
+
+def example_words(preset: Preset) -> set[str]:
+    """The example's own words (user data, shown untranslated)."""
+    return {
+        w for text in (preset.candidate, *preset.references, *preset.terms.values()) for w in re.findall(r"\w+", text)
+    }
+
+
+@pytest.mark.parametrize("key", ["love", "papineni2", "of_the", "clip_bigrams"])
+def test_chinese_interface_shows_only_chinese_labels(key: str) -> None:
+    at = page({"lang": "zh", "preset": key})
+    assert not at.exception
+    labels = rendered_labels(at)
+    assert "逐步讲解 BLEU" in labels
+    assert untranslated(labels, example_words(PRESET_BY_KEY[key])) == {}
+    assert at.query_params["lang"] == "zh"
+
+
+def test_chinese_interface_in_presentation_mode_at_every_step() -> None:
+    at = page({"lang": "zh", "preset": "papineni2", "present": "1"})
+    total = int(at.slider(key="ex_step").max)
+    for step in range(1, total + 1):
+        at.slider(key="ex_step").set_value(step).run()
+        assert not at.exception
+        assert untranslated(rendered_labels(at), example_words(PRESET_BY_KEY["papineni2"])) == {}, step
+
+
+# --- Presentation mode -------------------------------------------------------------------------------------------
+
+
+def shown_metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
+def test_presentation_hides_the_score_until_the_last_step(preset: Preset) -> None:
+    expected = explain_preset(preset)
+    at = page({"preset": preset.key, "present": "1"})
+    assert not at.exception
+    assert shown_metrics(at) == {}
+    assert not at.text_input and not at.text_area  # no inputs on the projector
+    assert f"{expected.score:.4f}" not in shown_text(at)
+    total = int(at.slider(key="ex_step").max)
+    assert total == 7 + expected.options.max_order
+    assert at.query_params["step"] == "1" and at.query_params["present"] == "1"
+    at.slider(key="ex_step").set_value(total).run()
+    assert shown_metrics(at) == {"BLEU (0–1)": f"{expected.score:.4f}"}
+    assert at.query_params["step"] == str(total)
+
+
+def test_presentation_steps_in_lecture_order_with_buttons() -> None:
+    at = page({"preset": "love", "present": "1"})
+    captions = []
+    for _ in range(int(at.slider(key="ex_step").max)):
+        captions.append(at.caption[0].value)
+        if "BLEU (0–1)" not in shown_metrics(at):
+            at.button[1].click().run()  # next
+    names = [c.split(": ", 1)[1] for c in captions]
+    assert names == [
+        "the sentences",
+        "tokens",
+        "1-grams, clipped",
+        "2-grams, clipped",
+        "3-grams, clipped",
+        "precisions p_n",
+        "reference length r",
+        "brevity penalty",
+        "the log-sum",
+        "the score",
+    ]
+    at.slider(key="ex_step").set_value(9).run()
+    assert "**-0.768**" in shown_text(at)  # log(0.4642), the number the score exponentiates
+    at.slider(key="ex_step").set_value(3).run()
+    table = at.table[0].value
+    assert table.iloc[-1, 0] == "total" and "p1 = 3/5" in shown_text(at)
+    at.button[0].click().run()  # previous
+    assert at.query_params["step"] == "2"
+
+
+def test_presentation_of_own_text_and_leaving_it() -> None:
+    at = page({"candidate": "a b c d", "reference": ["a b c e"], "present": "1", "step": "99"})
+    assert at.slider(key="ex_step").value == int(at.slider(key="ex_step").max)  # clamped to the last step
+    assert "BLEU (0–1)" in shown_metrics(at)
+    next(b for b in at.button if b.label == "leave presentation mode").click().run()
+    assert at.text_input(key="ex_candidate").value == "a b c d"
+    assert "present" not in at.query_params
+
+
+# --- Links -------------------------------------------------------------------------------------------------------
+
+
+def test_missing_link_parameters_take_documented_defaults() -> None:
+    at = page({"candidate": "the love can always do", "reference": ["love can always find a way"]})
+    assert at.slider(key="ex_max_n").value == 4  # not the default example's 3
+    assert at.selectbox(key="ex_smooth").value == "none" and at.selectbox(key="ex_tokenize").value == "13a"
+    assert not at.checkbox(key="ex_effective").value and not at.checkbox(key="ex_paper").value
+
+
+def query_of(at: AppTest) -> dict[str, list[str]]:
+    return {key: list(value) if isinstance(value, list) else [value] for key, value in at.query_params.items()}
+
+
+def test_link_round_trip_reproduces_every_setting() -> None:
+    at = page()
+    at.selectbox(key="ex_preset").set_value("papineni1").run()
+    at.slider(key="ex_max_n").set_value(5).run()
+    at.slider(key="ex_w2").set_value(0.5).run()
+    at.selectbox(key="ex_tokenize").set_value("intl").run()
+    at.checkbox(key="ex_lowercase").check().run()
+    at.selectbox(key="ex_smooth").set_value("add-k").run()
+    at.number_input(key="ex_smooth_value_add-k").set_value(2.5).run()
+    at.checkbox(key="ex_effective").check().run()
+    at.checkbox(key="ex_paper").check().run()
+    at.toggle(key="ex_present").set_value(True).run()
+    at.slider(key="ex_step").set_value(4).run()
+    link = query_of(at)
+    assert link["smooth_value"] == ["2.5"] and link["step"] == ["4"]
+    link["lang"] = ["zh"]  # the language switch lives in app.py's sidebar; here it comes with the link
+
+    fresh = page(link)
+    assert not fresh.exception
+    assert query_of(fresh) == link
+    state = fresh.session_state
+    assert state["ex_max_n"] == 5 and state["ex_w2"] == 0.5 and state["ex_w1"] == 1.0
+    assert state["ex_tokenize"] == "intl" and state["ex_lowercase"] and state["ex_effective"] and state["ex_paper"]
+    assert state["ex_smooth"] == "add-k" and state["ex_smooth_value_add-k"] == 2.5
+    assert state["ex_present"] and state["ex_step"] == 4 and state["ex_preset"] == "custom"
+    assert state["ex_candidate"] == PRESET_BY_KEY["papineni1"].candidate
+
+
+def test_a_preset_link_keeps_its_lesson() -> None:
+    at = page({"preset": "fox_shorter"})
+    assert at.info and "0.7515" in at.info[0].value and "0.75147" not in at.info[0].value
+    at.text_input(key="ex_candidate").set_value("the quick brown fox").run()
+    assert at.selectbox(key="ex_preset").value == "custom" and not at.info
+    assert "preset" not in at.query_params
+
+
+def test_foreign_link_parameters_are_kept() -> None:
+    at = page({"preset": "love", "from": "lecture-3"})
+    assert at.query_params["from"] == "lecture-3" and at.query_params["preset"] == "love"
+
+
+def test_bleu_k_says_what_it_does() -> None:
+    at = page()
+    at.number_input(key="ex_k").set_value(2).run()
+    at.button[1].click().run()
+    assert at.slider(key="ex_max_n").value == 2
+    assert any("max n is now 2" in c.value for c in at.caption)
+
+
+# --- Every printed fraction is arithmetically true ---------------------------------------------------------------
+
+FRACTION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?) = (\d+\.\d+)")
+ODD_INPUTS: list[dict[str, str | list[str]]] = [
+    {"candidate": "x y z", "reference": ["a b c"], "smooth": "exp"},
+    {"candidate": "x y z", "reference": ["a b c"], "smooth": "floor", "smooth_value": "0.2"},
+    {"candidate": "a b z q", "reference": ["a b c d"], "smooth": "exp"},
+    {"candidate": "a b z q", "reference": ["a b c d"], "smooth": "add-k", "smooth_value": "3"},
+    {"candidate": "a", "reference": ["a b c d e"], "effective": "1", "smooth": "exp"},
+    {"candidate": "a b", "reference": ["a b"], "max_n": "8"},
+]
+
+
+def printed_fractions(at: AppTest) -> list[tuple[float, float, str]]:
+    found = []
+    for value in [m.value for m in at.markdown] + [str(x.value) for x in at.info] + [str(w.value) for w in at.warning]:
+        found += [(float(a), float(b), x) for a, b, x in FRACTION.findall(value)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "query", [{"preset": p.key} for p in PRESETS] + ODD_INPUTS, ids=lambda q: str(q.get("preset", q.get("candidate")))
+)
+def test_every_printed_fraction_is_true(query: dict[str, str | list[str]]) -> None:
+    at = page(query)
+    fractions = printed_fractions(at)
+    assert fractions
+    for a, b, shown in fractions:
+        assert b > 0 and abs(a / b - float(shown)) <= 0.5 * 10 ** -len(shown.split(".")[1]) + 1e-12, (a, b, shown)
+    present = page({**query, "present": "1", "step": "99"})
+    for step in range(1, int(present.slider(key="ex_step").max) + 1):
+        present.slider(key="ex_step").set_value(step).run()
+        for a, b, shown in printed_fractions(present):
+            assert abs(a / b - float(shown)) <= 0.5 * 10 ** -len(shown.split(".")[1]) + 1e-12, (a, b, shown)
+
+
+def test_no_match_shows_sacrebleus_early_return() -> None:
+    at = page({"candidate": "x y z", "reference": ["a b c"], "smooth": "exp"})
+    text = shown_text(at)
+    assert "returns BLEU = 0 right here" in text and "smoothed" not in text
+    assert metric(at, "BLEU (0–1)") == "0.0000"
+
+
+def test_reference_highlighting_marks_only_counted_occurrences() -> None:
+    trace = explain("the the cat", ["the the the the cat"], smooth="none", effective_order=False)
+    marks = views.reference_marks(trace, trace.orders[0], 0)
+    assert sorted(marks) == [0, 1, 4]  # two of four 'the' are counted, and 'cat'
+
+
+def test_max_n_8_formula_breaks_into_lines() -> None:
+    trace = explain("a b c d e f g h i", ["a b c d e f g h i"], max_order=8, smooth="none", effective_order=False)
+    latex = views.score_latex(trace)
+    assert latex.count(r"\\") >= 4 and r"\begin{aligned}" in latex
+
+
+def test_presentation_of_chinese_text_in_chinese() -> None:
+    query = {
+        "candidate": "猫坐在垫子上。",
+        "reference": ["猫坐在了垫子上。"],
+        "tokenize": "zh",
+        "lang": "zh",
+        "present": "1",
+    }
+    at = page(query)
+    total = int(at.slider(key="ex_step").max)
+    for step in range(1, total + 1):
+        at.slider(key="ex_step").set_value(step).run()
+        assert not at.exception
+        assert untranslated(rendered_labels(at)) == {}, step
+    assert "BLEU（0–1）" in shown_metrics(at)
+
+
+def test_presentation_without_references_offers_the_way_back() -> None:
+    at = page({"candidate": "a b", "reference": ["a b"], "present": "1"})
+    at.session_state["ex_references"] = ""
+    at.run()
+    assert any("at least one reference" in e.value for e in at.error)
+    next(b for b in at.button if b.label == "leave presentation mode").click().run()
+    assert not at.session_state["ex_present"]

@@ -80,8 +80,8 @@ def test_corpus_mode_always_names_the_pair_it_compares() -> None:
     # The segment opens where the pair differs: line 2 ("x y z" has no 4-grams; NLTK divides by max(1, 0)).
     assert at.number_input(key="im_segment").value == 2
     # Back to a sentence and to the corpus again: the pair stays what the selectors show.
-    at.segmented_control(key="im_mode").set_value("One sentence").run()
-    at.segmented_control(key="im_mode").set_value("A corpus (files)").run()
+    at.segmented_control(key="im_mode").set_value("sentence").run()
+    at.segmented_control(key="im_mode").set_value("corpus").run()
     assert (at.selectbox(key="im_first").value, at.selectbox(key="im_second").value) == ("sacrebleu", "nltk")
     assert at.query_params["mode"] == "corpus"
     names = {impl.name_for(True) for impl in IMPLEMENTATIONS.values()}

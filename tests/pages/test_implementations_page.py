@@ -143,7 +143,7 @@ def test_hostile_text_is_escaped() -> None:
 
 
 def upload(at: AppTest, hypothesis: bytes, references: list[bytes]) -> AppTest:
-    at.segmented_control(key="im_mode").set_value("A corpus (files)").run()
+    at.segmented_control(key="im_mode").set_value("corpus").run()
     at.file_uploader(key="im_hypothesis_file").set_value(("hyp.txt", hypothesis, "text/plain"))
     files = [(f"ref{k}.txt", data, "text/plain") for k, data in enumerate(references, start=1)]
     return at.file_uploader(key="im_reference_files").set_value(files).run()

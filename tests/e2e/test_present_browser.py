@@ -1,0 +1,100 @@
+"""Presentation mode on a 1280x720 projector, in English and Chinese: every step fits, type is large, no sidebar.
+
+Every step is screenshotted to tests/e2e/screenshots/present-<lang>-<preset>-<step>.png (look at them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
+from bleu_core.explain import explain
+from tests.e2e.conftest import IDLE, SCREENSHOTS
+
+#: Sizes measured in the page: the smallest text of the main area, its scroll extent, the sidebar.
+MEASURE = r"""() => {
+  const main = document.querySelector('[data-testid="stMain"]') || document.scrollingElement;
+  const texts = [...document.querySelectorAll(
+      '[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p, ' +
+      '[data-testid="stMainBlockContainer"] [data-testid="stTable"] td, .tokens')]
+    .filter(e => e.offsetParent !== null && e.innerText.trim());
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  const chartText = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
+    .filter(e => e.textContent.trim());
+  return {
+    chartFont: Math.min(100, ...chartText.map(e => parseFloat(getComputedStyle(e).fontSize))),
+    rotated: chartText.filter(e => /rotate\((?!0\))/.test(e.getAttribute('transform') || '')).length,
+    minFont: Math.min(...texts.map(e => parseFloat(getComputedStyle(e).fontSize))),
+    scrollWidth: document.documentElement.scrollWidth,
+    scrollHeight: main.scrollHeight,
+    sidebarShown: !!sidebar && sidebar.offsetParent !== null && sidebar.getBoundingClientRect().width > 0,
+  };
+}"""
+
+
+def open_step(page: Any, server: str, query: str, ready: str = "stSlider") -> None:
+    page.goto(f"{server}/?{query}")
+    page.wait_for_selector(f'[data-testid="stMainBlockContainer"] [data-testid="{ready}"]', timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    page.wait_for_timeout(800)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("key", ["love", "papineni1"])
+def test_every_step_fits_a_projector(server: str, browser: Any, lang: str, key: str) -> None:
+    preset = PRESET_BY_KEY[key]
+    trace = explain(preset.candidate, list(preset.references), **preset.options())
+    total = 7 + trace.options.max_order
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    try:
+        for step in range(1, total + 1):
+            open_step(page, server, f"preset={key}&present=1&step={step}&lang={lang}")
+            shot = SCREENSHOTS / f"present-{lang}-{key}-{step:02d}.png"
+            page.screenshot(path=str(shot))
+            size = page.evaluate(MEASURE)
+            assert not size["sidebarShown"], step
+            assert size["scrollWidth"] <= 1280, (step, size)
+            assert size["minFont"] >= 22, (step, size)
+            assert size["scrollHeight"] <= 720, (step, size)
+            assert size["chartFont"] >= 16 and size["rotated"] == 0, (step, size)
+            score = f"{trace.score:.4f}"
+            body = page.inner_text('[data-testid="stMainBlockContainer"]')
+            assert (score in body) == (step == total), step
+    finally:
+        context.close()
+
+
+def test_max_n_8_has_no_horizontal_overflow(server: str, page: Any) -> None:
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_step(page, server, "preset=papineni1&max_n=8&present=0", ready="stMetricValue")
+    page.wait_for_selector(".katex", timeout=30_000)
+    page.wait_for_timeout(1500)
+    overflow = page.evaluate(
+        """() => [...document.querySelectorAll('.katex-display, [data-testid="stVegaLiteChart"]')]
+            .filter(e => e.scrollWidth > e.clientWidth + 4 || e.getBoundingClientRect().right > 1280).length"""
+    )
+    page.screenshot(path=str(Path(SCREENSHOTS) / "explain-max-n-8.png"), full_page=True)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    assert overflow == 0
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
+def test_every_preset_fits_in_chinese(server: str, browser: Any, preset: Preset) -> None:
+    """The tallest steps (the clipped-count tables) and the first and last of every preset, in Chinese."""
+    trace = explain(preset.candidate, list(preset.references), **preset.options())
+    total = 7 + trace.options.max_order
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for step in [1, *range(3, 3 + trace.options.max_order), total]:
+            open_step(page, server, f"preset={preset.key}&present=1&step={step}&lang=zh")
+            size = page.evaluate(MEASURE)
+            assert size["scrollWidth"] <= 1280 and size["scrollHeight"] <= 720, (step, size)
+            assert size["minFont"] >= 22 and not size["sidebarShown"], (step, size)
+    finally:
+        context.close()
