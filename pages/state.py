@@ -188,7 +188,7 @@ def other_systems(session: Mapping[Any, Any]) -> dict[str, list[str]]:
 
 
 #: The Explain page's "own text" entry of its example list (pages/explain.py's CUSTOM; a test keeps them equal).
-EXPLAIN_CUSTOM = "(your own text)"
+EXPLAIN_CUSTOM = "custom"
 
 
 def send_to_explain(
