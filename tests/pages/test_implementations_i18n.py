@@ -21,7 +21,9 @@ RAW_KEY = re.compile(r"\b[a-z_]+\.[a-z0-9_\-]+\b")
 HOSTILE = "The cat sat on the mat."
 #: User data on the page: the words of the example and of the texts typed below, and the uploaded file names.
 USER_WORDS = (
+    # whole words and their pieces: the 13a tokens the mistakes section quotes split "well-known" at the hyphen
     *{w for line in (EXAMPLE_CANDIDATE, *EXAMPLE_REFERENCES, HOSTILE) for w in re.findall(r"[A-Za-z\-]+", line)},
+    *{w for line in (EXAMPLE_CANDIDATE, *EXAMPLE_REFERENCES, HOSTILE) for w in re.findall(r"[A-Za-z]+", line)},
     "hyp",
     "ref",
 )
