@@ -90,11 +90,12 @@ def wait_healthy(url: str, timeout: float = 60.0) -> None:
 
 
 @contextlib.contextmanager
-def streamlit_server(script: Path) -> Iterator[tuple[str, int]]:
-    """``streamlit run script`` on a free loopback port (config from the repository); yields (url, pid)."""
+def streamlit_server(script: Path, extra: Sequence[str] = ()) -> Iterator[tuple[str, int]]:
+    """``streamlit run script`` on a free loopback port (config from the repository, then ``extra`` options);
+    yields (url, pid)."""
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port)]
-    command += ["--server.address", "127.0.0.1", "--server.headless", "true"]
+    command += ["--server.address", "127.0.0.1", "--server.headless", "true", *extra]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -231,6 +232,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--page", default="explain", choices=PAGES)
     parser.add_argument("--pids", default="", help="comma-separated server process ids whose peak RSS to report")
     parser.add_argument("--soak", type=int, default=0, help="open this many sessions first (25 at a time)")
+    parser.add_argument(
+        "--floor-gc",
+        action="store_true",
+        help="the floor keeps Streamlit's default full garbage collection after each run (the repository's "
+        "config turns it off; with it on, the floor is a one-line app as Streamlit ships)",
+    )
     args = parser.parse_args(argv)
     plan = scenarios(args.sessions, args.page)
     pids = [int(pid) for pid in args.pids.split(",") if pid]
@@ -241,7 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             pids.append(pid)
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         (folder / "floor.py").write_text(FLOOR_APP)
-        floor_url, _ = stack.enter_context(streamlit_server(folder / "floor.py"))
+        extra = ["--runner.postScriptGC", "true"] if args.floor_gc else []
+        floor_url, _ = stack.enter_context(streamlit_server(folder / "floor.py", extra))
         print(f"app {url}, floor {floor_url}, {os.cpu_count()} cores", flush=True)
         app, floor = asyncio.run(measure(url, floor_url, plan))
         if args.soak:
@@ -252,7 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     record = {"app": [asdict(s) for s in app], "floor": [asdict(s) for s in floor], "peak_rss_mb": rss}
-    RESULTS.write_text(json.dumps({**record, "soak": args.soak, "url": args.url or "app.py"}, indent=2))
+    record.update({"soak": args.soak, "url": args.url or "app.py", "floor_gc": args.floor_gc})
+    RESULTS.write_text(json.dumps(record, indent=2))
     failed = any(s.served < s.sessions or s.exceptions for s in app)
     return 1 if failed else 0
 
