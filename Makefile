@@ -74,6 +74,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python -m bench.compare_speed
 	$(BIN)/python -m bench.corpus_speed
 	$(BIN)/python -m bench.scale
+	$(BIN)/python -m bench.load --floor-gc
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

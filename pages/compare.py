@@ -12,6 +12,7 @@ from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
 from pages import cached, charts, compare_views, controls, ensure_app_navigation, verdict, views
+from pages import state as S
 from pages.i18n import language, t
 
 ensure_app_navigation()
@@ -74,8 +75,22 @@ def read_source(file: Any, references: list[list[str]], where: Any) -> list[str]
     return source
 
 
+#: Compare's uploads, kept for the session: (systems, references, source, file names).  Uploaders are emptied
+#: by a page change, so the page reads this store when it comes back.
+KEPT_UPLOADS = S.KEPT + "cmp_uploads"
+_GENERATION = S.KEPT + "cmp_upload_generation"
+
+
+def _clear_uploads() -> None:
+    ss = st.session_state
+    ss.pop(KEPT_UPLOADS, None)
+    ss[_GENERATION] = ss.get(_GENERATION, 0) + 1
+
+
 def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[str] | None]:
     """Systems (name -> lines), reference streams and the optional source; bad files are reported and left out."""
+    ss = st.session_state
+    S.restore(ss, "cmp_mode", DEMO)
     mode = st.radio(
         t("compare.input"),
         [DEMO, UPLOAD],
@@ -83,6 +98,7 @@ def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[st
         horizontal=True,
         key="cmp_mode",
     )
+    S.keep(ss, "cmp_mode")
     if mode == DEMO:
         st.caption(t("compare.demo_caption"))
         return (
@@ -91,12 +107,23 @@ def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[st
             list(DEMO_SOURCE),
         )
     st.caption(t("compare.upload_caption"))
+    generation = ss.get(_GENERATION, 0)
+    keys = [
+        base if not generation else f"{base}_{generation}" for base in ("cmp_systems", "cmp_references", "cmp_source")
+    ]
+    # Uploader keys absent before drawing: the page was just opened (or the files were cleared), so the kept
+    # uploads of this session are the ones to use until the user uploads again.
+    just_opened = not any(key in ss for key in keys)
     left, middle, right = st.columns(3)
-    system_files = left.file_uploader(t("compare.system_files"), accept_multiple_files=True, key="cmp_systems")
-    reference_files = middle.file_uploader(
-        t("compare.reference_files"), accept_multiple_files=True, key="cmp_references"
-    )
-    source_file = right.file_uploader(t("compare.source_file"), key="cmp_source")
+    system_files = left.file_uploader(t("compare.system_files"), accept_multiple_files=True, key=keys[0])
+    reference_files = middle.file_uploader(t("compare.reference_files"), accept_multiple_files=True, key=keys[1])
+    source_file = right.file_uploader(t("compare.source_file"), key=keys[2])
+    kept = ss.get(KEPT_UPLOADS)
+    if just_opened and kept and not (system_files or reference_files or source_file):
+        systems, references, source, names = kept
+        st.caption(t("corpus.kept_files", names=", ".join(views.md_escape(name) for name in names)))
+        st.button(t("corpus.clear_files"), key="cmp_clear_files", on_click=_clear_uploads)
+        return systems, references, source
     references = read_references(reference_files, middle)
     systems = read_systems(system_files, references, left) if system_files else {}
     source = read_source(source_file, references, right)
@@ -104,7 +131,14 @@ def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[st
         left.info(t("compare.upload_systems"))
     if not reference_files:
         middle.info(t("compare.upload_references"))
-    return systems, [list(r) for r in references], source
+    streams: list[list[str | None]] = [list(r) for r in references]
+    if systems and references:
+        names = [
+            f.name for f in [*(system_files or []), *(reference_files or []), *([source_file] if source_file else [])]
+        ]
+        ss[KEPT_UPLOADS] = (systems, streams, source, names)
+        ss[S.SYSTEMS] = dict(systems)  # the Corpus page's diagnosis judges its system against these
+    return systems, streams, source
 
 
 def progress_bar(label: str) -> tuple[Any, Any]:

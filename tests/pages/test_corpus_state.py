@@ -210,3 +210,25 @@ def test_linter_findings_speak_chinese() -> None:
     warnings = [w.value for w in at.warning]
     assert any("看起来已经分过词" in w for w in warnings) and any("完全相同" in w for w in warnings), warnings
     assert untranslated(warnings, allowed=["hypothesis", "reference"]) == {}
+
+
+def test_compare_uploads_survive_a_visit_to_corpus_and_feed_its_diagnosis() -> None:
+    at = app_on("pages/compare.py")
+    at.radio(key="cmp_mode").set_value("upload").run()
+    at.file_uploader(key="cmp_systems").set_value(
+        [(f"{name}.txt", text_bytes(list(lines)), "text/plain") for name, lines in DEMO_SYSTEMS.items()]
+    )
+    at.file_uploader(key="cmp_references").set_value(
+        [(f"ref{k}.txt", text_bytes(stream), "text/plain") for k, stream in enumerate(REFS)]
+    )
+    at.run()
+    assert not at.exception
+    before = [str(df.value.to_dict()) for df in at.dataframe]
+    assert set(S.other_systems(at.session_state)) == set(DEMO_SYSTEMS)
+    at.switch_page("pages/corpus.py").run()
+    assert not at.exception
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    assert at.radio(key="cmp_mode").value == "upload"
+    assert any("ref0\\.txt" in c.value for c in at.caption), [c.value for c in at.caption]
+    assert [str(df.value.to_dict()) for df in at.dataframe] == before
