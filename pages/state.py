@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 MAX_ORDER_LIMIT = 8
-TOKENIZER_LABELS = {"13a": "13a (sacreBLEU default)", "intl": "intl", "zh": "zh", "char": "char", "none": "whitespace"}
-SMOOTH_LABELS = {"none": "none", "floor": "floor", "add-k": "add-k", "exp": "exp (sacreBLEU default)"}
+#: The tokenizers and smoothing methods the pages offer, in their order (labels: the [settings] catalog).
+TOKENIZER_LABELS = ("13a", "intl", "zh", "char", "none")
+SMOOTH_LABELS = ("none", "floor", "add-k", "exp")
 
 # Explain page keys.
 CANDIDATE = "ex_candidate"
@@ -28,69 +28,6 @@ LOADED = "ex_loaded"
 
 def weight_key(n: int) -> str:
     return f"ex_w{n}"
-
-
-def parse_query(params: Mapping[str, list[str]]) -> tuple[dict[str, Any], list[str]]:
-    """Explain-page settings from query parameters; returns the values and a list of problems (never raises)."""
-    values: dict[str, Any] = {}
-    problems: list[str] = []
-    if params.get("candidate"):
-        values["candidate"] = params["candidate"][-1]
-    if params.get("reference"):
-        values["references"] = list(params["reference"])
-    if params.get("max_n"):
-        raw = params["max_n"][-1]
-        if raw.isdigit() and 1 <= int(raw) <= MAX_ORDER_LIMIT:
-            values["max_order"] = int(raw)
-        else:
-            problems.append(f"max_n must be a whole number from 1 to {MAX_ORDER_LIMIT}; got {raw!r}")
-    if params.get("weights"):
-        raw = params["weights"][-1]
-        try:
-            weights = [float(w) for w in raw.split(",") if w.strip()]
-        except ValueError:
-            problems.append(f"weights must be numbers separated by commas; got {raw!r}")
-        else:
-            if not weights or len(weights) > MAX_ORDER_LIMIT:
-                problems.append(f"weights needs 1 to {MAX_ORDER_LIMIT} numbers; got {raw!r}")
-            elif any(not math.isfinite(w) or w < 0 for w in weights) or sum(weights) <= 0:
-                problems.append(f"weights must be non-negative numbers with a positive sum; got {raw!r}")
-            else:
-                values["weights"] = weights
-                values.setdefault("max_order", len(weights))
-    for key, allowed, name in (("tokenize", TOKENIZER_LABELS, "tokenize"), ("smooth", SMOOTH_LABELS, "smooth")):
-        if params.get(key):
-            raw = params[key][-1]
-            if raw in allowed:
-                values[name] = raw
-            else:
-                problems.append(f"{key} must be one of {', '.join(allowed)}; got {raw!r}")
-    if params.get("lowercase"):
-        values["lowercase"] = params["lowercase"][-1].lower() in ("1", "true", "yes", "on")
-    if "weights" in values and values.get("max_order") != len(values["weights"]):
-        problems.append("weights and max_n disagree; using the weights' length")
-        values["max_order"] = len(values["weights"])
-    return values, problems
-
-
-def build_query(
-    candidate: str,
-    references: list[str],
-    max_order: int,
-    weights: list[float],
-    tokenize: str,
-    smooth: str,
-    lowercase: bool,
-) -> dict[str, str | list[str]]:
-    return {
-        "candidate": candidate,
-        "reference": references,
-        "max_n": str(max_order),
-        "weights": ",".join(f"{w:g}" for w in weights),
-        "tokenize": tokenize,
-        "smooth": smooth,
-        "lowercase": "1" if lowercase else "0",
-    }
 
 
 # Implementations page: the link carries the text, the pair, the mode and the waterfall's order.
