@@ -11,6 +11,8 @@ import codecs
 from collections.abc import Sequence
 from os import PathLike
 
+from .i18n import Message, message
+
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
     (codecs.BOM_UTF32_BE, "utf-32"),
@@ -23,10 +25,12 @@ _BOMS = (
 class InputFileError(ValueError):
     """A file cannot be used as segments; the message says which file, where and how to fix it."""
 
-    def __init__(self, name: str, problem: str, line: int | None = None) -> None:
+    def __init__(self, name: str, problem: str, line: int | None = None, reason: Message | None = None) -> None:
         self.name = name
         self.problem = problem
         self.line = line
+        #: ``problem`` as a catalog message, for interfaces in other languages (None: English only).
+        self.reason = reason
         where = f" (line {line})" if line is not None else ""
         super().__init__(f"{name}{where}: {problem}")
 
@@ -49,14 +53,16 @@ def _line_of(data: bytes, offset: int, encoding: str) -> int:
     return line_number(data[:offset].decode(encoding, errors="replace"))
 
 
-def _nul_problem(data: bytes, encoding: str) -> str:
+def _nul_problem(data: bytes, encoding: str) -> Message:
     """Why a NUL character is there, and what to do about it."""
     if (encoding == "utf-8" and data[1:2] == b"\x00") or data[:1] == b"\x00":
-        return (
-            "contains NUL bytes: this looks like UTF-16 without a byte-order mark or a binary file; "
-            "save it as UTF-8 text (one segment per line) and try again"
-        )
-    return "contains a NUL byte: this looks like a binary file, not text; give a plain-text file, one segment per line"
+        return message("errors.nul_utf16")
+    return message("errors.nul_binary")
+
+
+def _nul_error(name: str, data: bytes, encoding: str, line: int) -> InputFileError:
+    reason = _nul_problem(data, encoding)
+    return InputFileError(name, str(reason), line, reason)
 
 
 def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
@@ -64,20 +70,18 @@ def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
     encoding = detect_encoding(data)
     if encoding.startswith("utf-8") and b"\x00" in data:
         # In UTF-8 a NUL byte is a NUL character: report binary content before any decoding error it causes.
-        raise InputFileError(name, _nul_problem(data, encoding), _line_of(data, data.index(b"\x00"), encoding))
+        raise _nul_error(name, data, encoding, _line_of(data, data.index(b"\x00"), encoding))
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
         line = _line_of(data, error.start, encoding)
         byte = data[error.start : error.start + 1].hex().upper()
-        raise InputFileError(
-            name,
-            f"not valid {encoding.upper().replace('-SIG', '')} (byte 0x{byte} at offset {error.start}); "
-            "save the file as UTF-8 and try again",
-            line,
-        ) from None
+        reason = message(
+            "errors.not_valid", encoding=encoding.upper().replace("-SIG", ""), byte=byte, offset=error.start
+        )
+        raise InputFileError(name, str(reason), line, reason) from None
     if "\x00" in text:
-        raise InputFileError(name, _nul_problem(data, encoding), line_number(text[: text.index("\x00")]))
+        raise _nul_error(name, data, encoding, line_number(text[: text.index("\x00")]))
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text:

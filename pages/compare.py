@@ -13,7 +13,7 @@ from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
 from pages import cached, charts, compare_views, controls, ensure_app_navigation, verdict, views
 from pages import state as S
-from pages.i18n import language, t
+from pages.i18n import error_text, language, t
 
 ensure_app_navigation()
 
@@ -24,7 +24,7 @@ def decode(uploaded: Any, where: Any) -> list[str] | None:
     try:
         return cached.decode_cached(uploaded.getvalue(), uploaded.name)
     except InputFileError as error:
-        where.error(views.md_escape(str(error)))
+        where.error(views.md_escape(error_text(error)))
         return None
 
 

@@ -26,7 +26,7 @@ from pages import cached, charts, corpus_analysis_views, views
 from pages import state as S
 from pages.corpus_inputs import choices
 from pages.corpus_views import MISSING
-from pages.i18n import t
+from pages.i18n import error_text, t
 
 #: Above this many segments the n-gram and word views count only when asked.
 LAZY_SEGMENTS = 20_000
@@ -79,7 +79,7 @@ def _other_systems(n_segments: int) -> dict[str, list[str]]:
         try:
             lines = cached.decode_cached(file.getvalue(), file.name)
         except InputFileError as error:
-            st.error(views.md_escape(str(error)))
+            st.error(views.md_escape(error_text(error)))
             continue
         systems[file.name] = lines
     ss[S.SYSTEMS] = systems

@@ -13,7 +13,7 @@ from bleu_core.i18n import text
 from bleu_core.reader import InputFileError
 from pages import cached, views
 from pages import state as S
-from pages.i18n import language, t
+from pages.i18n import error_text, language, t
 
 DEMO, UPLOAD, PASTE = "demo", "upload", "paste"
 MODES = (DEMO, UPLOAD, PASTE)
@@ -46,7 +46,7 @@ def _decode(uploaded: Any, where: Any) -> Named | None:
     try:
         return uploaded.name, cached.decode_cached(uploaded.getvalue(), uploaded.name)
     except InputFileError as error:
-        where.error(views.md_escape(str(error)))
+        where.error(views.md_escape(error_text(error)))
         return None
 
 
@@ -119,7 +119,7 @@ def _paste_lines(text: str, name: str, where: Any) -> Named | None:
     try:
         return name, cached.decode_cached(text.encode("utf-8", "surrogatepass"), name)
     except InputFileError as error:
-        where.error(views.md_escape(str(error)))
+        where.error(views.md_escape(error_text(error)))
         return None
 
 

@@ -15,7 +15,7 @@ from bleu_core.reader import InputFileError
 from bleu_core.tools.nltk import nltk_smoothing_scores
 from pages import cached, controls, ensure_app_navigation, exercise, explain_link, present, views, walkthrough
 from pages import state as S
-from pages.i18n import language, t, with_language
+from pages.i18n import error_text, language, t, with_language
 
 ensure_app_navigation()
 
@@ -128,7 +128,7 @@ def on_upload(kind: str) -> None:
         for f in files:
             texts.append((f.name, [line for line in cached.decode_cached(f.getvalue(), f.name) if line.strip()]))
     except InputFileError as error:
-        ss[S.UPLOAD_ERROR] = str(error)
+        ss[S.UPLOAD_ERROR] = error_text(error)
         return
     if not any(lines for _, lines in texts):
         ss[S.UPLOAD_ERROR] = t("explain.upload_empty", names=", ".join(f.name for f in files))

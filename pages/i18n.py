@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu_core.i18n import LANGUAGE_NAMES, LANGUAGES, Language, language_or_default, text
+from bleu_core.i18n import LANGUAGE_NAMES, LANGUAGES, Language, Message, language_or_default, text
 
 LANGUAGE = "ui_language"
 SWITCH = "ui_language_switch"
@@ -60,3 +60,17 @@ def with_language(query: dict[str, Any]) -> dict[str, Any]:
     """A page's own query parameters plus the language, for pages that rewrite the whole query string."""
     current = language()
     return query if current == "en" else {**query, "lang": current}
+
+
+def error_text(error: Exception) -> str:
+    """An error's message in the session's language: a file problem with a catalog reason is translated, any
+    other error keeps its own (English) text."""
+    reason = getattr(error, "reason", None)
+    name = getattr(error, "name", None)
+    if not isinstance(reason, Message) or not isinstance(name, str):
+        return str(error)
+    line = getattr(error, "line", None)
+    problem = reason.render(language())
+    if line is None:
+        return t("errors.file", name=name, problem=problem)
+    return t("errors.file_line", name=name, line=line, problem=problem)

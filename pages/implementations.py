@@ -28,7 +28,7 @@ from bleu_core.waterfall import (
 from pages import cached, charts, ensure_app_navigation, views
 from pages import implementations_views as iv
 from pages import state as S
-from pages.i18n import language, t, with_language
+from pages.i18n import error_text, language, t, with_language
 from pages.verdict import option_labels
 
 ensure_app_navigation()
@@ -165,14 +165,14 @@ def corpus_input() -> tuple[list[str], list[list[str]]] | None:
     try:
         hyp_lines = decode_cached(hypothesis.getvalue(), hypothesis.name)
     except reader.InputFileError as error:
-        left.error(str(error), icon=":material/error:")
+        left.error(error_text(error), icon=":material/error:")
         return None
     streams = []
     for file in references:
         try:
             streams.append((file.name, decode_cached(file.getvalue(), file.name)))
         except reader.InputFileError as error:
-            right.error(str(error), icon=":material/error:")
+            right.error(error_text(error), icon=":material/error:")
             return None
     if not hyp_lines:
         left.error(t("implementations.empty_file", file=hypothesis.name), icon=":material/error:")
@@ -180,7 +180,7 @@ def corpus_input() -> tuple[list[str], list[list[str]]] | None:
     try:
         reader.check_line_counts((hypothesis.name, hyp_lines), streams)
     except reader.InputFileError as error:
-        right.error(str(error), icon=":material/error:")
+        right.error(error_text(error), icon=":material/error:")
         return None
     return hyp_lines, [lines for _, lines in streams]
 

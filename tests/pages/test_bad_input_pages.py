@@ -12,6 +12,7 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 import bleu_core
+from bleu_core.reader import InputFileError, decode_lines
 from tests.core.test_bad_input import CLEAN_HYP, CLEAN_REF, FILE_CASES, FileCase, case_id, utf8
 from tests.pages.test_corpus_page import plain
 
@@ -113,3 +114,24 @@ def test_corpus_page_all_empty_corpus_is_an_error_not_a_crash() -> None:
     at.run()
     assert not at.exception
     assert "has only empty lines" in errors(at)
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ("CAT\n".encode("utf-16-le"), "hyp.txt（第 1 行）：含有 NUL 字节：它看起来是没有字节顺序标记（BOM）的 UTF-16"),
+        (b"caf\xe9\n", "hyp.txt（第 1 行）：不是有效的 UTF-8 编码（偏移 3 处的字节 0xE9）"),
+    ],
+)
+def test_file_errors_speak_the_page_language(data: bytes, expected: str) -> None:
+    at = AppTest.from_file(CORPUS, default_timeout=60)
+    at.query_params["lang"] = "zh"
+    at.run()
+    at.radio(key="co_mode").set_value("upload").run()
+    at.file_uploader(key="co_hyp_file").set_value(("hyp.txt", data, "text/plain"))
+    at.file_uploader(key="co_ref_files").set_value([("ref.txt", utf8(CLEAN_REF), "text/plain")])
+    at.run()
+    assert not at.exception
+    assert expected in errors(at)
+    with pytest.raises(InputFileError, match=r"^hyp\.txt \(line 1\): (contains NUL|not valid UTF-8)"):
+        decode_lines(data, "hyp.txt")  # the core's own message stays English (the command line prints it)
