@@ -111,15 +111,18 @@ def read_inputs() -> tuple[dict[str, list[str]], list[list[str | None]], list[st
     keys = [
         base if not generation else f"{base}_{generation}" for base in ("cmp_systems", "cmp_references", "cmp_source")
     ]
-    # Uploader keys absent before drawing: the page was just opened (or the files were cleared), so the kept
-    # uploads of this session are the ones to use until the user uploads again.
-    just_opened = not any(key in ss for key in keys)
+    # Empty uploaders over kept uploads (after a page change or a language switch) use the kept ones; an
+    # uploader the user emptied drops them.
+    alive = [key in ss for key in keys]
     left, middle, right = st.columns(3)
     system_files = left.file_uploader(t("compare.system_files"), accept_multiple_files=True, key=keys[0])
     reference_files = middle.file_uploader(t("compare.reference_files"), accept_multiple_files=True, key=keys[1])
     source_file = right.file_uploader(t("compare.source_file"), key=keys[2])
+    widgets = (system_files, reference_files, source_file)
+    if any([S.uploader_emptied(ss, key, live, bool(w)) for key, live, w in zip(keys, alive, widgets, strict=True)]):
+        ss.pop(KEPT_UPLOADS, None)
     kept = ss.get(KEPT_UPLOADS)
-    if just_opened and kept and not (system_files or reference_files or source_file):
+    if kept and not any(widgets):
         systems, references, source, names = kept
         st.caption(t("corpus.kept_files", names=", ".join(views.md_escape(name) for name in names)))
         st.button(t("corpus.clear_files"), key="cmp_clear_files", on_click=_clear_uploads)

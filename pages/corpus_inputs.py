@@ -63,8 +63,8 @@ def _uploads() -> Inputs | None:
     files = S.loaded_files(ss) or S.LoadedFiles()
     st.caption(t("corpus.upload_caption"))
     left, middle, right = st.columns(3)
-    # A widget key present before drawing means the uploader was on screen in the last run: an empty one was
-    # emptied by the user.  Absent, the page was just opened, and the store's files are the ones to use.
+    # A widget key present before drawing means the uploader was on screen in the last run; if it held files
+    # then and holds none now, the user emptied it.  Otherwise the store's files are the ones to use.
     hyp_key, ref_key, src_key = (_uploader_key(base) for base in ("co_hyp_file", "co_ref_files", "co_src_file"))
     alive = {key: key in ss for key in (hyp_key, ref_key, src_key)}
     hyp_file = left.file_uploader(t("corpus.hypothesis"), key=hyp_key, help=t("corpus.hypothesis_help"))
@@ -74,16 +74,19 @@ def _uploads() -> Inputs | None:
     src_file = right.file_uploader(t("corpus.source"), key=src_key, help=t("corpus.source_help"))
     if hyp_file is not None:
         files = replace(files, hypothesis=_decode(hyp_file, left))
-    elif alive[hyp_key]:
+    elif S.uploader_emptied(ss, hyp_key, alive[hyp_key], False):
         files = replace(files, hypothesis=None)
     if ref_files:
         files = replace(files, references=tuple(n for f in ref_files if (n := _decode(f, middle)) is not None))
-    elif alive[ref_key]:
+    elif S.uploader_emptied(ss, ref_key, alive[ref_key], False):
         files = replace(files, references=())
     if src_file is not None:
         files = replace(files, source=_decode(src_file, right))
-    elif alive[src_key]:
+    elif S.uploader_emptied(ss, src_key, alive[src_key], False):
         files = replace(files, source=None)
+    for key, widget in ((hyp_key, hyp_file), (ref_key, ref_files), (src_key, src_file)):
+        if widget:
+            S.uploader_emptied(ss, key, alive[key], True)
     ss[S.FILES] = files
     kept = [named for named, widget in ((files.hypothesis, hyp_file), (files.source, src_file)) if named and not widget]
     if files.references and not ref_files:

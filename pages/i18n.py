@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.state.session_state_proxy import get_session_state
 
 from bleu_core.i18n import LANGUAGE_NAMES, LANGUAGES, Language, Message, language_or_default, text
 
@@ -27,8 +29,60 @@ def t(key: str, /, **params: Any) -> str:
 
 def _on_switch() -> None:
     chosen = st.session_state[SWITCH]
-    if chosen is not None:  # clicking the chosen language again deselects it: keep the language
+    if chosen is not None and language_or_default(chosen) != st.session_state.get(LANGUAGE):
+        # (clicking the chosen language again deselects it: the language stays)
         st.session_state[LANGUAGE] = language_or_default(chosen)
+        carry_widget_values(st.session_state)
+
+
+#: Widget value kinds that a script may set through session state (not buttons, not uploaders).
+SETTABLE = frozenset(
+    {
+        "bool_value",
+        "double_value",
+        "int_value",
+        "string_value",
+        "double_array_value",
+        "int_array_value",
+        "string_array_value",
+        "json_value",
+    }
+)
+
+
+def _widget_kinds() -> dict[str, str]:
+    """The value kind of every keyed widget of the last run (user key -> kind), from Streamlit's session state.
+
+    Streamlit has no public way to ask what kind of widget owns a key; this reads its bookkeeping (pinned
+    with streamlit in requirements.txt; tests/pages/test_corpus_state.py switches language on a page with
+    uploaders and buttons, so a change there fails a test rather than a class).
+    """
+    state = get_session_state()._state
+    metadata = state._new_widget_state.widget_metadata
+    return {
+        key: meta.value_type
+        for widget_id, key in state._key_id_mapper.id_key_mapping.items()
+        if (meta := metadata.get(widget_id)) is not None
+    }
+
+
+def carry_widget_values(session: Any) -> None:
+    """Keep every widget's value through a change of language.
+
+    A widget's identity includes its label and option labels, so in the new language each widget is a new
+    one and would start from its default (a page showing uploaded files would fall back to its demo).  Values
+    written to their keys before the widgets are drawn are taken by the new widgets.  Uploaders cannot be
+    given files, so their keys are dropped: the pages then read the files from their session stores, as
+    after a page change.  Buttons and selections in charts and tables are left alone.
+    """
+    for key, kind in _widget_kinds().items():
+        if key in (SWITCH, LANGUAGE) or key not in session:
+            continue
+        if kind == "file_uploader_state_value":
+            del session[key]
+        elif kind in SETTABLE and not isinstance(session[key], Mapping):
+            # (a Mapping is a chart's or table's selection state, which a script may not set)
+            session[key] = session[key]
 
 
 def language_switch() -> None:

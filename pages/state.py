@@ -109,6 +109,19 @@ def keep(session: MutableMapping[Any, Any], key: str) -> None:
         session[KEPT + key] = session[key]
 
 
+def uploader_emptied(session: MutableMapping[Any, Any], key: str, alive: bool, holds: bool) -> bool:
+    """Whether the user removed the files of uploader ``key`` in this run, so the kept files must go too.
+
+    ``alive``: the key was in the session before the uploader was drawn (absent after a page change, a clear or a
+    language switch); ``holds``: it has files now.  Only an uploader that held files in the last run, and lived
+    on, was emptied by the user; one drawn empty over kept files was not.
+    """
+    flag = KEPT + "holds:" + key
+    emptied = alive and not holds and bool(session.get(flag))
+    session[flag] = holds
+    return emptied
+
+
 def settings_key(name: str) -> str:
     """The widget key of one setting of the shared panel (``tokenize``, ``lowercase``, ``w3``, ...)."""
     return f"{SETTINGS_PREFIX}_{name}"

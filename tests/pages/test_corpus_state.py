@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from pages import state as S
+from pages.i18n import SWITCH
 from tests.i18n_check import rendered_labels, untranslated
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +56,8 @@ def test_uploads_survive_a_visit_to_explain() -> None:
     at.switch_page("pages/corpus.py").run()
     assert not at.exception
     assert at.radio(key="co_mode").value == "upload"
+    assert metric(at, "BLEU ×100") == expected
+    at.run()  # the next click after coming back: the uploaders are drawn empty, the kept files stay
     assert metric(at, "BLEU ×100") == expected
     assert any("system\\.txt" in c.value and "ref0\\.txt" in c.value for c in at.caption), [c.value for c in at.caption]
     files = at.session_state[S.FILES]
@@ -232,3 +235,46 @@ def test_compare_uploads_survive_a_visit_to_corpus_and_feed_its_diagnosis() -> N
     assert at.radio(key="cmp_mode").value == "upload"
     assert any("ref0\\.txt" in c.value for c in at.caption), [c.value for c in at.caption]
     assert [str(df.value.to_dict()) for df in at.dataframe] == before
+    at.run()  # and after the next click
+    assert [str(df.value.to_dict()) for df in at.dataframe] == before
+
+
+def test_a_language_switch_keeps_the_files_and_every_setting() -> None:
+    at = upload_demo_files(app_on("pages/corpus.py"))
+    at.selectbox(key=S.settings_key("smooth")).set_value("none")
+    at.checkbox(key=S.settings_key("lowercase")).check().run()
+    shown = [m.value for m in at.metric]
+    expected = f"{sacrebleu.corpus_bleu(HYPS, REFS, smooth_method='none', lowercase=True).score:.2f}"
+    assert expected in shown
+    at.button_group(key=SWITCH).set_value("zh").run()
+    assert not at.exception
+    assert at.title[0].value != "Corpus"  # the page speaks Chinese now
+    for _ in range(2):  # the switch's run, and the next one after any click
+        assert at.radio(key="co_mode").value == "upload"
+        assert at.selectbox(key=S.settings_key("smooth")).value == "none"
+        assert at.checkbox(key=S.settings_key("lowercase")).value is True
+        assert [m.value for m in at.metric] == shown
+        at.run()
+
+
+def test_a_language_switch_keeps_compare_settings_and_uploads() -> None:
+    at = app_on("pages/compare.py")
+    at.radio(key="cmp_mode").set_value("upload").run()
+    at.file_uploader(key="cmp_systems").set_value(
+        [(f"{name}.txt", text_bytes(list(lines)), "text/plain") for name, lines in DEMO_SYSTEMS.items()]
+    )
+    at.file_uploader(key="cmp_references").set_value(
+        [(f"ref{k}.txt", text_bytes(stream), "text/plain") for k, stream in enumerate(REFS)]
+    )
+    at.run()
+    other = next(test for test in at.radio(key="cmp_test").options if test != at.radio(key="cmp_test").value)
+    at.radio(key="cmp_test").set_value(other).run()
+    chosen = at.radio(key="cmp_test").value
+    before = [str(df.value.to_dict()) for df in at.dataframe]
+    at.button_group(key=SWITCH).set_value("zh").run()
+    assert not at.exception
+    for _ in range(2):
+        assert at.radio(key="cmp_mode").value == "upload"
+        assert at.radio(key="cmp_test").value == chosen
+        assert len(at.dataframe) == len(before)
+        at.run()

@@ -54,3 +54,16 @@ def test_the_switch_changes_the_language() -> None:
     at.session_state[LANGUAGE] = "en"
     at.run()
     assert at.title[0].value == catalog("en")["app.title"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_switching_language_on_every_page_raises_nothing(page: str) -> None:
+    at = app_in("en", page)
+    english = [text for text in rendered_labels(at)]
+    at.button_group(key=SWITCH).set_value("zh").run()
+    assert not at.exception, at.exception
+    at.run()
+    assert not at.exception, at.exception
+    assert rendered_labels(at) != english
+    at.button_group(key=SWITCH).set_value("en").run()
+    assert not at.exception, at.exception
