@@ -83,7 +83,15 @@ def test_max_n_8_has_no_horizontal_overflow(server: str, page: Any) -> None:
     assert overflow == 0
 
 
-@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
+#: make test checks three presets with the longest tables and sentences; make test-slow checks every one.
+QUICK = {"papineni1", "matlab4", "clip_bigrams3"}
+
+
+@pytest.mark.parametrize(
+    "preset",
+    [p if p.key in QUICK else pytest.param(p, marks=pytest.mark.slow) for p in PRESETS],
+    ids=lambda p: p.key,
+)
 def test_every_preset_fits_in_chinese(server: str, browser: Any, preset: Preset) -> None:
     """The tallest steps (the clipped-count tables) and the first and last of every preset, in Chinese."""
     trace = explain(preset.candidate, list(preset.references), **preset.options())
