@@ -223,7 +223,7 @@ def feedback(trace: Explanation, verdict: Verdict) -> None:
         return
     params = {"n": verdict.quantity.order, "c": trace.length.candidate_length, "r": trace.length.chosen_length}
     why = t(f"exercise.mistake_{verdict.mistake or 'unknown'}", **params)
-    st.error(t("exercise.wrong", label=name, answer=shown(verdict.quantity, verdict.answer)) + " " + why)
+    st.error(t("exercise.wrong", label=name, answer=shown(verdict.quantity, verdict.answer), why=why))
 
 
 def worked_answer(trace: Explanation, quantity: Quantity) -> str:
