@@ -10,7 +10,7 @@ from streamlit.errors import StreamlitAPIException
 
 from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.options import BleuOptions
-from pages import cached, corpus_analysis_views, corpus_views, walkthrough
+from pages import cached, corpus_analysis_views, corpus_views, views, walkthrough
 from pages import state as S
 from pages.corpus_inputs import choices
 from pages.i18n import t
@@ -148,7 +148,7 @@ def show_segments(
             "corpus.segment_line",
             segment=index + 1,
             bleu=f"{100 * analysis.sentence[index]:.2f}",
-            delta=f"{100 * analysis.leave_one_out[index]:+.3f}",
+            delta=views.signed(100 * analysis.leave_one_out[index]),
         )
     )
     if source is not None:

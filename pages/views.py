@@ -37,6 +37,12 @@ def fmt(value: float, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
+def signed(value: float, digits: int = 3) -> str:
+    """A change with its sign (+0.125, −0.020); one that rounds to zero is 0.000, not −0.000."""
+    rounded = round(value, digits)
+    return f"{0.0:.{digits}f}" if rounded == 0 else f"{rounded:+.{digits}f}"
+
+
 def ref_label(index: int) -> str:
     return f"r{index + 1}"
 
