@@ -20,11 +20,6 @@ from pages.i18n import error_text, language, t, with_language
 ensure_app_navigation()
 
 CUSTOM = "custom"
-PAPER = "ex_paper"
-PRESENT = "ex_present"
-STEP = "ex_step"
-NOTICE = "ex_notice"
-UPLOADED = "ex_uploaded"
 
 
 def smooth_value_key(method: str) -> str:
@@ -42,9 +37,9 @@ KEEP = (
     S.EFFECTIVE,
     S.PRESET,
     S.HIGHLIGHT,
-    PAPER,
-    PRESENT,
-    STEP,
+    S.PAPER,
+    S.PRESENT,
+    S.STEP,
     "ex_k",
     *(S.weight_key(n) for n in range(1, S.MAX_ORDER_LIMIT + 1)),
     *(smooth_value_key(m) for m in explain_link.SMOOTH_VALUE_DEFAULTS),
@@ -76,10 +71,10 @@ def load_values(values: dict[str, Any]) -> None:
         ss[smooth_value_key(method)] = default if given is None else float(given)
     ss[S.LOWERCASE] = bool(values["lowercase"])
     ss[S.EFFECTIVE] = bool(values["effective_order"])
-    ss[PAPER] = bool(values["paper"])
+    ss[S.PAPER] = bool(values["paper"])
     ss[S.PRESET] = values.get("preset") or CUSTOM
-    ss[PRESENT] = bool(values.get("present"))
-    ss[STEP] = int(values.get("step", 1))
+    ss[S.PRESENT] = bool(values.get("present"))
+    ss[S.STEP] = int(values.get("step", 1))
     ss[S.HIGHLIGHT] = 1
 
 
@@ -87,7 +82,7 @@ def on_preset() -> None:
     preset = PRESET_BY_KEY.get(st.session_state[S.PRESET])
     if preset is not None:
         ss = st.session_state
-        load_values({**explain_link.preset_values(preset), "preset": preset.key, "present": ss.get(PRESENT)})
+        load_values({**explain_link.preset_values(preset), "preset": preset.key, "present": ss.get(S.PRESENT)})
 
 
 def on_text_edit() -> None:
@@ -105,20 +100,20 @@ def on_weights(mode: str) -> None:
             ss[S.weight_key(n)] = 1.0 if n <= k else 0.0
         else:
             ss[S.weight_key(n)] = 1.0 if n == k else 0.0
-    ss[NOTICE] = None
+    ss[S.NOTICE] = None
     if mode == "cumulative":
         ss[S.MAX_N] = k
-        ss[NOTICE] = ("explain.bleu_k_done", {"k": k})
+        ss[S.NOTICE] = ("explain.bleu_k_done", {"k": k})
     elif mode == "individual":
         ss[S.MAX_N] = max(ss[S.MAX_N], k)
-        ss[NOTICE] = ("explain.k_gram_done", {"k": k, "max_n": ss[S.MAX_N]})
+        ss[S.NOTICE] = ("explain.k_gram_done", {"k": k, "max_n": ss[S.MAX_N]})
 
 
 def on_upload(kind: str) -> None:
     """A candidate file gives its first line; each reference file is one reference (its lines joined)."""
     ss = st.session_state
     ss[S.UPLOAD_ERROR] = None
-    ss[UPLOADED] = None
+    ss[S.UPLOADED] = None
     files = ss.get(f"ex_upload_{kind}")
     if not files:
         return
@@ -140,7 +135,7 @@ def on_upload(kind: str) -> None:
             ss[S.UPLOAD_ERROR] = t("explain.upload_first_line", name=name, count=len(lines))
     else:
         ss[S.REFERENCES] = "\n".join(" ".join(lines) for _, lines in texts if lines)
-        ss[UPLOADED] = [(name, len(lines)) for name, lines in texts if lines]
+        ss[S.UPLOADED] = [(name, len(lines)) for name, lines in texts if lines]
     ss[S.PRESET] = CUSTOM
 
 
@@ -163,7 +158,7 @@ def weight_buttons() -> None:
     cols[2].button(t("explain.k_gram"), on_click=on_weights, args=("individual",), help=t("explain.k_gram_help"))
     ss.setdefault("ex_k", min(2, ss[S.MAX_N]))
     st.number_input(t("explain.shortcuts"), 1, S.MAX_ORDER_LIMIT, key="ex_k")
-    notice = ss.get(NOTICE)
+    notice = ss.get(S.NOTICE)
     if notice:
         st.caption(t(notice[0], **notice[1]))
 
@@ -181,7 +176,7 @@ def smoothing_value() -> float | None:
 def sidebar() -> tuple[BleuOptions | None, list[float]]:
     ss = st.session_state
     with st.sidebar:
-        st.toggle(t("explain.present"), key=PRESENT, help=t("explain.present_help"))
+        st.toggle(t("explain.present"), key=S.PRESENT, help=t("explain.present_help"))
         st.header(t("settings.header"))
         st.slider(t("settings.max_n"), 1, S.MAX_ORDER_LIMIT, key=S.MAX_N)
         max_n = ss[S.MAX_N]
@@ -205,7 +200,7 @@ def sidebar() -> tuple[BleuOptions | None, list[float]]:
             key=S.TOKENIZE,
         )
         st.checkbox(t("settings.lowercase"), key=S.LOWERCASE)
-        st.checkbox(t("explain.paper"), key=PAPER, help=t("explain.paper_help"))
+        st.checkbox(t("explain.paper"), key=S.PAPER, help=t("explain.paper_help"))
         st.selectbox(
             t("settings.smoothing"),
             list(S.SMOOTH_LABELS),
@@ -258,8 +253,8 @@ def inputs() -> tuple[str, list[str]]:
         )
         if ss.get(S.UPLOAD_ERROR):
             st.error(ss[S.UPLOAD_ERROR])
-    if ss.get(UPLOADED):
-        files = ", ".join(t("explain.upload_file_lines", name=name, lines=lines) for name, lines in ss[UPLOADED])
+    if ss.get(S.UPLOADED):
+        files = ", ".join(t("explain.upload_file_lines", name=name, lines=lines) for name, lines in ss[S.UPLOADED])
         st.info(t("explain.upload_as_references", files=files))
     references = [line for line in ss[S.REFERENCES].split("\n") if line.strip()]
     return ss[S.CANDIDATE], references
@@ -282,13 +277,13 @@ def preset_is_shown(preset: Preset, candidate: str, references: list[str], optio
         and options.smooth == values["smooth"]
         and options.lowercase == values["lowercase"]
         and options.effective_order == values["effective_order"]
-        and st.session_state[PAPER] == values["paper"]
+        and st.session_state[S.PAPER] == values["paper"]
     )
 
 
 def counted(candidate: str, references: list[str]) -> tuple[str, list[str]]:
     """The text as it is counted: unchanged, or paper-faithful (lower-cased, no punctuation)."""
-    if not st.session_state[PAPER]:
+    if not st.session_state[S.PAPER]:
         return candidate, references
     return paper_text(candidate), [paper_text(r) for r in references]
 
@@ -325,7 +320,7 @@ def render(candidate: str, references: list[str], options: BleuOptions) -> None:
     preset = PRESET_BY_KEY.get(st.session_state.get(S.PRESET, ""))
     if preset and preset_is_shown(preset, st.session_state[S.CANDIDATE], raw_references(), options):
         st.info(preset.lesson.render(lang))
-    if st.session_state[PAPER]:
+    if st.session_state[S.PAPER]:
         st.caption(t("explain.paper_shown"))
 
     cols = st.columns(4)
@@ -379,9 +374,9 @@ def page_values(options: BleuOptions | None, raw: list[float]) -> dict[str, Any]
         "smooth": smooth,
         "smooth_value": ss.get(smooth_value_key(smooth)),
         "effective_order": ss[S.EFFECTIVE],
-        "paper": ss[PAPER],
-        "present": ss.get(PRESENT, False),
-        "step": ss.get(STEP, 1),
+        "paper": ss[S.PAPER],
+        "present": ss.get(S.PRESENT, False),
+        "step": ss.get(S.STEP, 1),
     }
 
 
@@ -401,13 +396,13 @@ if st.query_params.get("exercise") == "1":
 problems = initialize()
 keep_values()
 options, raw_weights = sidebar()
-if st.session_state[PRESENT]:
+if st.session_state[S.PRESENT]:
     candidate, references = counted(st.session_state[S.CANDIDATE], raw_references())
     if references and options is not None:
-        present.render(candidate, references, options, STEP, PRESENT)
+        present.render(candidate, references, options, S.STEP, S.PRESENT)
     else:  # nothing to present: say why, and offer the way back (the sidebar is hidden)
         st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
-        present.leave_button(PRESENT)
+        present.leave_button(S.PRESENT)
 else:
     st.title(t("explain.title"))
     st.caption(t("explain.caption"))

@@ -24,6 +24,11 @@ PRESET = "ex_preset"
 HIGHLIGHT = "ex_highlight"
 UPLOAD_ERROR = "ex_upload_error"
 LOADED = "ex_loaded"
+PAPER = "ex_paper"
+PRESENT = "ex_present"
+STEP = "ex_step"
+NOTICE = "ex_notice"
+UPLOADED = "ex_uploaded"
 
 
 def weight_key(n: int) -> str:

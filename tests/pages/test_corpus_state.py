@@ -215,7 +215,8 @@ def test_linter_findings_speak_chinese() -> None:
     assert untranslated(warnings, allowed=["hypothesis", "reference"]) == {}
 
 
-def test_compare_uploads_survive_a_visit_to_corpus_and_feed_its_diagnosis() -> None:
+def compare_with_uploaded_demo() -> AppTest:
+    """The Compare page through app.py, the demo systems and references uploaded as files."""
     at = app_on("pages/compare.py")
     at.radio(key="cmp_mode").set_value("upload").run()
     at.file_uploader(key="cmp_systems").set_value(
@@ -225,6 +226,11 @@ def test_compare_uploads_survive_a_visit_to_corpus_and_feed_its_diagnosis() -> N
         [(f"ref{k}.txt", text_bytes(stream), "text/plain") for k, stream in enumerate(REFS)]
     )
     at.run()
+    return at
+
+
+def test_compare_uploads_survive_a_visit_to_corpus_and_feed_its_diagnosis() -> None:
+    at = compare_with_uploaded_demo()
     assert not at.exception
     before = [str(df.value.to_dict()) for df in at.dataframe]
     assert set(S.other_systems(at.session_state)) == set(DEMO_SYSTEMS)
@@ -258,15 +264,7 @@ def test_a_language_switch_keeps_the_files_and_every_setting() -> None:
 
 
 def test_a_language_switch_keeps_compare_settings_and_uploads() -> None:
-    at = app_on("pages/compare.py")
-    at.radio(key="cmp_mode").set_value("upload").run()
-    at.file_uploader(key="cmp_systems").set_value(
-        [(f"{name}.txt", text_bytes(list(lines)), "text/plain") for name, lines in DEMO_SYSTEMS.items()]
-    )
-    at.file_uploader(key="cmp_references").set_value(
-        [(f"ref{k}.txt", text_bytes(stream), "text/plain") for k, stream in enumerate(REFS)]
-    )
-    at.run()
+    at = compare_with_uploaded_demo()
     other = next(test for test in at.radio(key="cmp_test").options if test != at.radio(key="cmp_test").value)
     at.radio(key="cmp_test").set_value(other).run()
     chosen = at.radio(key="cmp_test").value
