@@ -1,4 +1,4 @@
-"""``token_list_statistics`` (ids from one dictionary pass, the joint engine) gives what counting each segment
+"""``token_list_statistics`` (ids from a dictionary pass per chunk, the joint engine) gives what counting each segment
 with Counters gives (``plain_token_list_statistics``), on WMT22 token lists and on generated odd tokens."""
 
 from __future__ import annotations
