@@ -27,6 +27,7 @@ from bleu_core.ngram_lists import NgramContrast, NgramTallies, characteristic_ng
 from bleu_core.produced_ngrams import NgramFilter, NgramStat, ProducedLists, Ranking, ngram_stats, produced_lists
 from bleu_core.ranking import Comparison, compare_from_stats
 from bleu_core.relative import RelativeDiagnosis, relative_diagnosis
+from bleu_core.spelling_twins import Twin, spelling_twins
 from bleu_core.what_if import WhatIf, replace_segment
 from bleu_core.word_accuracy import WordCounts, reference_frequencies, word_counts
 
@@ -231,6 +232,15 @@ def ngram_stats_cached(key: str, counts: CorpusNgrams) -> tuple[NgramStat, ...]:
     corpus = counts.corpus
     return _remember(
         ("ngram_stats", key, corpus.tokenize, corpus.lowercase, counts.max_order), lambda: ngram_stats(counts)
+    )
+
+
+def twins_cached(key: str, counts: CorpusNgrams) -> tuple[Twin, ...]:
+    """The words the system writes with other characters than the references (:mod:`bleu_core.spelling_twins`)."""
+    corpus = counts.corpus
+    return _remember(
+        ("twins", key, corpus.tokenize, corpus.lowercase, counts.max_order),
+        lambda: spelling_twins(ngram_stats_cached(key, counts)),
     )
 
 

@@ -13,6 +13,7 @@ from bleu_core.options import BleuOptions
 from bleu_core.produced_ngrams import RANKINGS, NgramFilter, Ranking
 from bleu_core.reader import InputFileError
 from bleu_core.relative import Finding
+from bleu_core.spelling_twins import matches_at_stake
 from bleu_core.stopwords import STOPWORDS, guess_language
 from bleu_core.word_accuracy import (
     LENGTH_EDGES,
@@ -191,12 +192,39 @@ def _produced_table(where: Any, frame: Any, key: str) -> None:
     )
 
 
+#: Words written two ways shown in the notice (all of them count in its totals).
+TWINS_SHOWN = 8
+
+
+def _twins(key: str, counts: Any) -> None:
+    """A notice when the system writes words with other characters than the references (’ against ')."""
+    twins = cached.twins_cached(key, counts)
+    if not twins:
+        return
+    with st.container(border=True):
+        st.warning(t("corpus.twins_intro", words=len(twins), count=matches_at_stake(twins)))
+        st.dataframe(
+            corpus_analysis_views.twins_frame(twins[:TWINS_SHOWN], lambda kind: t(f"corpus.twins_kind_{kind}")),
+            hide_index=True,
+            key="co_twins",
+            column_config={
+                "reference": st.column_config.TextColumn(t("corpus.twins_col_reference")),
+                "hypothesis": st.column_config.TextColumn(t("corpus.twins_col_hypothesis")),
+                "characters": st.column_config.TextColumn(t("corpus.twins_col_characters")),
+                "kind": st.column_config.TextColumn(t("corpus.twins_col_kind")),
+                "lost": st.column_config.NumberColumn(t("corpus.twins_col_count"), format="%d"),
+            },
+        )
+        st.caption(t("corpus.twins_advice", shown=min(len(twins), TWINS_SHOWN), words=len(twins)))
+
+
 def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions) -> None:
     counts = _counts(key, hyps, refs, settings)
     if counts is None:
         return
     keep, rank = _ngram_filter(counts, settings.max_order)
     lists = cached.produced_cached(key, counts, keep, rank)
+    _twins(key, counts)
     left, right = st.columns(2)
     left.markdown(t("corpus.under_header"))
     _produced_table(left, corpus_analysis_views.produced_frame(lists.under, True), "co_under")

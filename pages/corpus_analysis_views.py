@@ -11,6 +11,7 @@ import pandas as pd
 from bleu_core.corpus_ngrams import NgramOccurrence, TokenizedCorpus
 from bleu_core.produced_ngrams import NgramStat
 from bleu_core.relative import TermComparison
+from bleu_core.spelling_twins import Twin
 from bleu_core.what_if import WhatIf
 from bleu_core.word_accuracy import WordBucket
 from pages.corpus_views import MISSING, fixed
@@ -85,6 +86,27 @@ def produced_frame(stats: Sequence[NgramStat], under: bool) -> pd.DataFrame:
             "matched": [s.clipped for s in stats],
             "segments": [s.segments_missed if under else s.segments_over for s in stats],
             "salience": [round(s.salience(under), 4) for s in stats],
+        }
+    )
+
+
+def twins_frame(twins: Sequence[Twin], kind_label: Callable[[str], str]) -> pd.DataFrame:
+    """One row per word written two ways: both forms, the characters that differ (with their code points),
+    the kind of difference and at most how many unigram matches it costs."""
+
+    def characters(twin: Twin) -> str:
+        pairs = twin.characters
+        if not pairs:
+            return MISSING
+        return ", ".join(f"{r} U+{ord(r):04X} → {h} U+{ord(h):04X}" for r, h in pairs)
+
+    return pd.DataFrame(
+        {
+            "reference": [twin.reference for twin in twins],
+            "hypothesis": [twin.hypothesis for twin in twins],
+            "characters": [characters(twin) for twin in twins],
+            "kind": [kind_label(twin.kind) for twin in twins],
+            "lost": [twin.lost for twin in twins],
         }
     )
 

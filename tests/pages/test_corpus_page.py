@@ -182,3 +182,27 @@ def test_wmt22_upload_matches_sacrebleu(pair: Pair) -> None:
     message = " ".join(plain(e.value) for e in at.error)
     assert f"{len(hyps) - 1:,} lines" in message and f"{len(hyps):,} lines" in message
     assert not at.metric
+
+
+def twins_table(at: AppTest) -> pd.DataFrame | None:
+    return next((d.value for d in at.dataframe if "characters" in d.value.columns), None)
+
+
+def test_words_written_with_other_characters_are_named_in_the_ngram_view() -> None:
+    at = page()
+    at.radio(key="co_view").set_value("ngrams").run()
+    assert not at.exception
+    assert twins_table(at) is None  # the demo corpus writes its words as its references do
+    hyps = "We don't know - yet.\nThey don't care.\n"
+    refs = "We don’t know – yet.\nThey don’t care.\n"
+    upload(at, ("sys.txt", hyps.encode()), [("ref.txt", refs.encode())])
+    at.radio(key="co_view").set_value("ngrams").run()
+    assert not at.exception
+    table = twins_table(at)
+    assert table is not None
+    rows = {(r.reference, r.hypothesis): r for r in table.itertuples()}
+    assert rows[("don’t", "don't")].lost == 2
+    assert rows[("don’t", "don't")].characters == "’ U+2019 → ' U+0027"
+    assert rows[("–", "-")].kind == "dash or hyphen"
+    notice = next(w.value for w in at.warning if "other characters" in w.value)
+    assert notice.startswith("2 words") and "up to 3 unigram matches" in notice

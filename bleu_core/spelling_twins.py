@@ -1,0 +1,102 @@
+"""Words the system writes with another character than the references: ``don't`` against ``don’t``.
+
+BLEU compares characters exactly, so a system that writes a straight apostrophe where the references write a
+curly one (or "-" for "–", a full-width comma for ",") loses every such match: the word shows
+up twice, once as under-produced and once as over-produced.  :func:`spelling_twins` pairs those up.
+
+A pair is an under-produced unigram (missed > 0) and an over-produced one (over > 0) that become the same word
+once the character classes below are folded.  ``kind`` names the one fold that makes them equal, or
+``"several"`` when one fold alone does not.  ``lost`` = min(missed of the reference form, over of the system
+form): at most that many unigram matches could come back if the two were written alike (per segment the
+clipping may keep fewer).  Unigrams only: the longer n-grams holding such a word are consequences.  Letter case
+is not folded: "The" against "the" is usually a real difference of one sentence, not of a whole system's
+spelling.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable
+from typing import Literal, NamedTuple
+
+from .produced_ngrams import NgramStat
+
+Kind = Literal["apostrophe", "quote", "dash", "width", "several"]
+
+_APOSTROPHES = str.maketrans(dict.fromkeys("’‘ʼʹ`´′‛", "'"))
+_QUOTES = str.maketrans(dict.fromkeys("“”„‟«»″〝〞＂", '"'))
+_DASHES = str.maketrans(dict.fromkeys("‐‑‒–—―−﹣－", "-"))
+
+#: The single folds, in the order a pair's ``kind`` is looked for.
+FOLDS: tuple[tuple[Kind, Callable[[str], str]], ...] = (
+    ("apostrophe", lambda word: word.translate(_APOSTROPHES)),
+    ("quote", lambda word: word.translate(_QUOTES)),
+    ("dash", lambda word: word.translate(_DASHES)),
+    ("width", lambda word: unicodedata.normalize("NFKC", word)),
+)
+
+
+def fold(word: str) -> str:
+    """``word`` with every fold applied (NFKC first, so that full-width quotes and dashes fold too)."""
+    folded = unicodedata.normalize("NFKC", word)
+    return folded.translate(_APOSTROPHES).translate(_QUOTES).translate(_DASHES)
+
+
+class Twin(NamedTuple):
+    """One word written two ways: as the references write it and as the system writes it."""
+
+    reference: str
+    hypothesis: str
+    kind: Kind
+    lost: int  # at most this many unigram matches lost (see the module docstring)
+    missed: int  # the reference form's under-produced occurrences
+    over: int  # the system form's over-produced occurrences
+
+    @property
+    def characters(self) -> tuple[tuple[str, str], ...]:
+        """The characters that differ, (reference's, system's), each pair once; empty when the lengths differ."""
+        if len(self.reference) != len(self.hypothesis):
+            return ()
+        pairs = ((r, h) for r, h in zip(self.reference, self.hypothesis, strict=True) if r != h)
+        return tuple(dict.fromkeys(pairs))
+
+
+def _kind(reference: str, hypothesis: str) -> Kind:
+    for kind, one in FOLDS:
+        if one(reference) == one(hypothesis):
+            return kind
+    return "several"
+
+
+def spelling_twins(stats: Iterable[NgramStat], top: int | None = None) -> tuple[Twin, ...]:
+    """The words written differently (the first ``top``), most matches at stake first (ties: the reference form)."""
+    under: dict[str, list[NgramStat]] = {}
+    over: dict[str, list[NgramStat]] = {}
+    for stat in stats:
+        if len(stat.ngram) != 1:
+            continue
+        if stat.missed > 0:
+            under.setdefault(fold(stat.ngram[0]), []).append(stat)
+        if stat.over > 0:
+            over.setdefault(fold(stat.ngram[0]), []).append(stat)
+    twins = [
+        Twin(u.ngram[0], o.ngram[0], _kind(u.ngram[0], o.ngram[0]), min(u.missed, o.over), u.missed, o.over)
+        for key, forms in under.items()
+        for u in forms
+        for o in over.get(key, ())
+        if u.ngram != o.ngram
+    ]
+    twins.sort(key=lambda twin: (-twin.lost, twin.reference, twin.hypothesis))
+    return tuple(twins[:top])
+
+
+def matches_at_stake(twins: Iterable[Twin]) -> int:
+    """At most how many unigram matches the differently written words lose, all together: per folded word,
+    min(its reference forms' missed occurrences, its system forms' over-produced ones), summed."""
+    missed: dict[str, dict[str, int]] = {}
+    over: dict[str, dict[str, int]] = {}
+    for twin in twins:
+        key = fold(twin.reference)
+        missed.setdefault(key, {})[twin.reference] = twin.missed
+        over.setdefault(key, {})[twin.hypothesis] = twin.over
+    return sum(min(sum(missed[key].values()), sum(over[key].values())) for key in missed)
