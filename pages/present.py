@@ -8,7 +8,7 @@ no sidebar, sized for a 1280x720 projector.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 import streamlit as st
@@ -43,24 +43,41 @@ header[data-testid="stHeader"] { display: none !important; }
 
 #: Table rows (with the header) that fit one screen beside the heading, the p_n line and the buttons.
 ROWS_PER_TABLE = 10
+#: Tables side by side on one screen; an order with more rows (its totals row included) takes several steps.
+TABLES_PER_SCREEN = 3
+ROWS_PER_SCREEN = ROWS_PER_TABLE * TABLES_PER_SCREEN
 
 
-def steps(trace: Explanation) -> list[tuple[str, int]]:
-    """The steps of the lecture: (kind, order) with order 0 where no order applies."""
+class Step(NamedTuple):
+    """One screen of the lecture: its kind, the n-gram order (0 where none applies) and, for a clipped-count
+    table longer than one screen, which part of it (1-based) of how many."""
+
+    kind: str
+    order: int = 0
+    part: int = 1
+    parts: int = 1
+
+
+def steps(trace: Explanation) -> list[Step]:
+    """The steps of the lecture in order."""
+    tables = []
+    for o in trace.orders:
+        parts = max(1, math.ceil((len(o.rows) + 1) / ROWS_PER_SCREEN))  # + 1: the totals row
+        tables += [Step("order", o.order, part, parts) for part in range(1, parts + 1)]
     return [
-        ("sentences", 0),
-        ("tokens", 0),
-        *(("order", o.order) for o in trace.orders),
-        ("precisions", 0),
-        ("lengths", 0),
-        ("bp", 0),
-        ("logsum", 0),
-        ("score", 0),
+        Step("sentences"),
+        Step("tokens"),
+        *tables,
+        *(Step(kind) for kind in ("precisions", "lengths", "bp", "logsum", "score")),
     ]
 
 
-def step_name(kind: str, order: int) -> Message:
-    return Message("present.step_order", {"n": order}) if kind == "order" else Message(f"present.step_{kind}")
+def step_name(step: Step) -> Message:
+    if step.kind != "order":
+        return Message(f"present.step_{step.kind}")
+    if step.parts > 1:
+        return Message("present.step_order_part", {"n": step.order, "part": step.part, "parts": step.parts})
+    return Message("present.step_order", {"n": step.order})
 
 
 def settings_line(options: BleuOptions) -> str:
@@ -92,17 +109,20 @@ def show_tokens(trace: Explanation) -> None:
         st.html(views.tokens_html(tokens, None, label, lang))
 
 
-def show_order(trace: Explanation, n: int) -> None:
+def show_order(trace: Explanation, step: Step) -> None:
     lang = language()
-    order = trace.orders[n - 1]
-    st.subheader(t("present.order_title", n=n))
-    # st.table: every row at full height, the totals row always visible (no inner scrolling); long tables are
-    # split side by side so that they fit a 720 px screen
+    order = trace.orders[step.order - 1]
+    st.subheader(t("present.order_title", n=step.order))
+    # st.table: every row at full height, no inner scrolling.  A table is split side by side so that it fits a
+    # 720 px screen, and one longer than a screen over several steps (the totals row on the last).
     table = views.order_table(order, len(trace.references), lang, compact=True).astype(str)
-    parts = min(3, max(1, math.ceil(len(table) / ROWS_PER_TABLE)))
-    size = math.ceil(len(table) / parts)
-    for column, start in zip(st.columns(parts), range(0, len(table), size), strict=False):
+    table = table.iloc[(step.part - 1) * ROWS_PER_SCREEN : step.part * ROWS_PER_SCREEN]
+    columns = min(TABLES_PER_SCREEN, max(1, math.ceil(len(table) / ROWS_PER_TABLE)))
+    size = math.ceil(len(table) / columns)
+    for column, start in zip(st.columns(columns), range(0, len(table), size), strict=False):
         column.table(table.iloc[start : start + size].reset_index(drop=True))
+    if step.part < step.parts:
+        st.caption(t("present.table_continues", shown=step.part * ROWS_PER_SCREEN, rows=len(order.rows), n=step.order))
     st.markdown(walkthrough.precision_line(trace, order))
 
 
@@ -210,10 +230,10 @@ def render(candidate: str, references: list[str], options: BleuOptions, step_key
     plan = steps(trace)
     ss = st.session_state
     ss[step_key] = min(max(1, int(ss.get(step_key, 1))), len(plan))
-    kind, order = plan[ss[step_key] - 1]
-    st.caption(t("present.step_of", step=ss[step_key], total=len(plan), name=step_name(kind, order).render(language())))
-    if kind == "order":
-        show_order(trace, order)
+    step = plan[ss[step_key] - 1]
+    st.caption(t("present.step_of", step=ss[step_key], total=len(plan), name=step_name(step).render(language())))
+    if step.kind == "order":
+        show_order(trace, step)
     else:
-        SHOW[kind](trace)
+        SHOW[step.kind](trace)
     navigation(step_key, present_key, len(plan))

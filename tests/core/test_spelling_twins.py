@@ -17,7 +17,7 @@ def twins_of(hyps: list[str], refs: list[list[str | None]]) -> tuple[Twin, ...]:
 
 
 def test_apostrophes_dashes_and_quotes_are_paired_and_named() -> None:
-    hyps = ["I don't know - really \"yes\"", "The cat don't", "ＡＢ"]
+    hyps = ['I don\'t know - really "yes"', "The cat don't", "ＡＢ"]
     refs = [["I don’t know – really “yes”", "the cat don’t", "AB"]]
     twins = {(twin.reference, twin.hypothesis): twin for twin in twins_of(hyps, refs)}
     assert twins[("don’t", "don't")].kind == "apostrophe"

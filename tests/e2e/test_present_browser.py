@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
@@ -101,6 +102,25 @@ def test_every_preset_fits_in_chinese(server: str, browser: Any, preset: Preset)
     try:
         for step in [1, *range(3, 3 + trace.options.max_order), total]:
             open_step(page, server, f"preset={preset.key}&present=1&step={step}&lang=zh")
+            size = page.evaluate(MEASURE)
+            assert size["scrollWidth"] <= 1280 and size["scrollHeight"] <= 720, (step, size)
+            assert size["minFont"] >= 22 and not size["sidebarShown"], (step, size)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_table_longer_than_a_screen_fits_over_two_steps(server: str, browser: Any, lang: str) -> None:
+    """45 distinct words: the unigram table's 46 rows take two steps, each fitting the projector."""
+    candidate = " ".join(f"w{i}" for i in range(45))
+    reference = " ".join(f"w{i}" for i in range(0, 45, 2))
+    query = urlencode({"candidate": candidate, "reference": reference, "max_n": 2, "present": 1, "lang": lang})
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for step in (3, 4):
+            open_step(page, server, f"{query}&step={step}")
+            page.screenshot(path=str(SCREENSHOTS / f"present-{lang}-long-table-{step}.png"))
             size = page.evaluate(MEASURE)
             assert size["scrollWidth"] <= 1280 and size["scrollHeight"] <= 720, (step, size)
             assert size["minFont"] >= 22 and not size["sidebarShown"], (step, size)

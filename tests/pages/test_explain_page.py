@@ -400,3 +400,35 @@ def test_presentation_without_references_offers_the_way_back() -> None:
     assert any("at least one reference" in e.value for e in at.error)
     next(b for b in at.button if b.label == "leave presentation mode").click().run()
     assert not at.session_state["ex_present"]
+
+
+#: 45 distinct words against a reference that holds every other one: 45 unigram rows, more than one screen.
+LONG_CANDIDATE = " ".join(f"w{i}" for i in range(45))
+LONG_REFERENCE = " ".join(f"w{i}" for i in range(0, 45, 2))
+
+
+def test_presentation_splits_a_table_longer_than_a_screen_over_steps() -> None:
+    at = page({"candidate": LONG_CANDIDATE, "reference": [LONG_REFERENCE], "present": "1", "step": "3"})
+    trace = explain(LONG_CANDIDATE, [LONG_REFERENCE])
+    assert [len(o.rows) for o in trace.orders] == [45, 44, 43, 42]
+    assert int(at.slider(key="ex_step").max) == 7 + 2 * 4  # each table takes two steps
+    full = views.order_table(trace.orders[0], 1, compact=True).astype(str)
+    parts = []
+    for step, name in ((3, "1-grams, clipped (part 1 of 2)"), (4, "1-grams, clipped (part 2 of 2)")):
+        at.slider(key="ex_step").set_value(step).run()
+        assert at.caption[0].value.endswith(name)
+        shown = [table.value for table in at.table]
+        assert all(len(table) <= 10 for table in shown)
+        parts += shown
+        assert "p1 = 23/45" in shown_text(at)
+    first_screen = sum(len(table) for table in parts[:3])
+    assert first_screen == 30 and "total" not in "".join(parts[2].iloc[:, 0])
+    joined = [row for table in parts for row in table.itertuples(index=False)]
+    assert joined == list(full.itertuples(index=False))  # every row once, in order, the totals row last
+    at.slider(key="ex_step").set_value(3).run()
+    assert any("30 of the 45 1-grams so far" in c.value for c in at.caption)
+    at.slider(key="ex_step").set_value(5).run()
+    assert at.caption[0].value.endswith("2-grams, clipped (part 1 of 2)")
+    short = page({"candidate": LONG_CANDIDATE, "reference": [LONG_REFERENCE], "present": "1", "max_n": "1"})
+    short.slider(key="ex_step").set_value(3).run()
+    assert short.caption[0].value.endswith("1-grams, clipped (part 1 of 2)")
