@@ -143,22 +143,22 @@ def _counts(key: str, hyps: list[str], refs: list[list[str | None]], settings: B
 
 
 def _ngram_filter(counts: Any, max_order: int) -> tuple[NgramFilter, Ranking]:
-    cols = st.columns([1, 1, 1, 1, 1])
+    cols = st.columns([1, 1.5, 1.2, 1.3])  # the two checkboxes stacked, so that their labels are not cut
     min_order = int(cols[0].number_input(t("corpus.min_order"), 1, max_order, value=1, key="co_min_order"))
     hide_punct = cols[1].checkbox(t("corpus.hide_punctuation"), value=True, key="co_hide_punct")
-    hide_stop = cols[2].checkbox(t("corpus.hide_stopwords"), value=True, key="co_hide_stop")
+    hide_stop = cols[1].checkbox(t("corpus.hide_stopwords"), value=True, key="co_hide_stop")
     languages = [NO_LANGUAGE, *STOPWORDS]
     if "co_stop_language" not in st.session_state:
         guess = guess_language(tokens for segment in counts.corpus.references for tokens in segment if tokens)
         st.session_state["co_stop_language"] = guess or NO_LANGUAGE
-    language = cols[3].selectbox(
+    language = cols[2].selectbox(
         t("corpus.stop_language"),
         languages,
         format_func=choices("corpus.lang_"),
         key="co_stop_language",
         help=t("corpus.stop_language_help"),
     )
-    rank: Ranking = cols[4].radio(
+    rank: Ranking = cols[3].radio(
         t("corpus.rank"), RANKINGS, format_func=choices("corpus.rank_"), key="co_rank", horizontal=True
     )
     keep = NgramFilter(
@@ -225,13 +225,13 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], setting
     keep, rank = _ngram_filter(counts, settings.max_order)
     lists = cached.produced_cached(key, counts, keep, rank)
     _twins(key, counts)
-    left, right = st.columns(2)
-    left.markdown(t("corpus.under_header"))
-    _produced_table(left, corpus_analysis_views.produced_frame(lists.under, True), "co_under")
-    left.caption(t("corpus.hidden", count=lists.hidden_under))
-    right.markdown(t("corpus.over_header"))
-    _produced_table(right, corpus_analysis_views.produced_frame(lists.over, False), "co_over")
-    right.caption(t("corpus.hidden", count=lists.hidden_over))
+    # one list above the other, each the page's width: side by side, their eight columns were cut off
+    st.markdown(t("corpus.under_header"))
+    _produced_table(st, corpus_analysis_views.produced_frame(lists.under, True), "co_under")
+    st.caption(t("corpus.hidden", count=lists.hidden_under))
+    st.markdown(t("corpus.over_header"))
+    _produced_table(st, corpus_analysis_views.produced_frame(lists.over, False), "co_over")
+    st.caption(t("corpus.hidden", count=lists.hidden_over))
     st.caption(t("corpus.ngram_rules"))
     choices = [" ".join(s.ngram) for s in (*lists.under, *lists.over)]
     if not choices:
