@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -159,29 +160,41 @@ def corpus_input() -> tuple[list[str], list[list[str]]] | None:
         help=t("implementations.reference_help"),
     )
     st.caption(t("implementations.upload_caption"))
-    if hypothesis is None or not references:
+    ss = st.session_state
+    kept = S.loaded_files(ss)
+    if hypothesis is None and not references and kept and kept.hypothesis and kept.references:
+        # nothing uploaded here: the files loaded on another page of this session (Corpus, or here before)
+        hyp_name, hyp_lines = kept.hypothesis
+        streams = list(kept.references)
+        names = ", ".join(views.md_escape(name) for name, _ in streams)
+        st.caption(t("implementations.kept_files", hypothesis=views.md_escape(hyp_name), references=names))
+    elif hypothesis is None or not references:
         st.info(t("implementations.upload_info"), icon=":material/upload_file:")
         return None
-    try:
-        hyp_lines = decode_cached(hypothesis.getvalue(), hypothesis.name)
-    except reader.InputFileError as error:
-        left.error(error_text(error), icon=":material/error:")
-        return None
-    streams = []
-    for file in references:
+    else:
+        hyp_name = hypothesis.name
         try:
-            streams.append((file.name, decode_cached(file.getvalue(), file.name)))
+            hyp_lines = decode_cached(hypothesis.getvalue(), hypothesis.name)
         except reader.InputFileError as error:
-            right.error(error_text(error), icon=":material/error:")
+            left.error(error_text(error), icon=":material/error:")
             return None
+        streams = []
+        for file in references:
+            try:
+                streams.append((file.name, decode_cached(file.getvalue(), file.name)))
+            except reader.InputFileError as error:
+                right.error(error_text(error), icon=":material/error:")
+                return None
     if not hyp_lines:
-        left.error(t("implementations.empty_file", file=hypothesis.name), icon=":material/error:")
+        left.error(t("implementations.empty_file", file=hyp_name), icon=":material/error:")
         return None
     try:
-        reader.check_line_counts((hypothesis.name, hyp_lines), streams)
+        reader.check_line_counts((hyp_name, hyp_lines), streams)
     except reader.InputFileError as error:
         right.error(error_text(error), icon=":material/error:")
         return None
+    if hypothesis is not None:  # checked files uploaded here: the other corpus pages open on them too
+        ss[S.FILES] = replace(kept or S.LoadedFiles(), hypothesis=(hyp_name, hyp_lines), references=tuple(streams))
     return hyp_lines, [lines for _, lines in streams]
 
 

@@ -276,3 +276,29 @@ def test_a_language_switch_keeps_compare_settings_and_uploads() -> None:
         assert at.radio(key="cmp_test").value == chosen
         assert len(at.dataframe) == len(before)
         at.run()
+
+
+def test_implementations_opens_its_corpus_mode_on_the_files_loaded_on_corpus() -> None:
+    at = upload_demo_files(app_on("pages/corpus.py"))
+    at.switch_page("pages/implementations.py").run()
+    at.segmented_control(key="im_mode").set_value("corpus").run()
+    assert not at.exception
+    kept = next(c.value for c in at.caption if "loaded earlier in this session" in c.value)
+    assert "system\\.txt" in kept and "ref0\\.txt" in kept  # names are Markdown-escaped
+    sacre = next(t.value for t in at.table if "sacreBLEU" in " ".join(map(str, t.value.iloc[:, 0])))
+    row = sacre[sacre.iloc[:, 0].astype(str).str.contains("sacreBLEU")].iloc[0]
+    assert f"{sacrebleu.corpus_bleu(HYPS, REFS).score:.2f}" in " ".join(map(str, row))
+
+
+def test_files_uploaded_on_implementations_open_the_corpus_page() -> None:
+    hyps, refs = ["the cat sat on the mat", "it rained all day"], ["the cat is on the mat", "it rained all day long"]
+    at = app_on("pages/implementations.py")
+    at.segmented_control(key="im_mode").set_value("corpus").run()
+    at.file_uploader(key="im_hypothesis_file").set_value(("mine.txt", text_bytes(hyps), "text/plain"))
+    at.file_uploader(key="im_reference_files").set_value([("theirs.txt", text_bytes(refs), "text/plain")])
+    at.run()
+    assert not at.exception
+    at.switch_page("pages/corpus.py").run()
+    at.radio(key="co_mode").set_value("upload").run()
+    assert not at.exception
+    assert metric(at, "BLEU ×100") == f"{sacrebleu.corpus_bleu(hyps, [refs]).score:.2f}"
