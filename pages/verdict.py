@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from bleu_core.diagnosis import CorpusAnalysis
@@ -88,21 +89,29 @@ def test_controls(analyses: Mapping[str, CorpusAnalysis]) -> TestSettings:
 
 
 def summary(frame: Any, ranks: tuple[SystemRank, ...], chosen: TestSettings) -> str:
-    """One paragraph in plain words: the baseline, how many systems beat it or trail it, the top cluster."""
+    """One paragraph in plain words: the baseline, how many systems beat it or trail it after the correction (as
+    the ranks have it) and taken alone (as sacreBLEU marks them), the top cluster."""
     counts = frame["verdict"].value_counts()
     better, worse = int(counts.get(verdict_views.BETTER, 0)), int(counts.get(verdict_views.WORSE, 0))
-    same = int(counts.get(verdict_views.SAME, 0))
+    same = int(counts.get(verdict_views.SAME, 0)) + int(counts.get(verdict_views.UNCORRECTED, 0))
+    raw = [
+        verdict_views.verdict(p, delta, chosen.alpha)
+        for p, delta in zip(frame["p-value"], frame["Δ BLEU"], strict=True)
+        if p is not None and not pd.isna(p)
+    ]
     top = [views.md_escape(r.system) for r in ranks if r.cluster == 1]
     clusters = max(r.cluster for r in ranks)
     pairs = len(ranks) * (len(ranks) - 1) // 2
     base_score = float(frame.loc[frame["system"] == chosen.baseline, "BLEU"].iloc[0])
     return t(
-        "verdict.summary",
+        "verdict.summary" if chosen.correction != "none" else "verdict.summary_uncorrected",
         baseline=views.md_escape(chosen.baseline),
         score=f"{base_score:.2f}",
         better=better,
         worse=worse,
         same=same,
+        raw_better=raw.count(verdict_views.BETTER),
+        raw_worse=raw.count(verdict_views.WORSE),
         alpha=chosen.alpha,
         test=test_name(chosen.test),
         pairs=pairs,
@@ -117,7 +126,11 @@ def show_table(frame: Any, signature: str, chosen: TestSettings) -> None:
     st.dataframe(
         verdict_views.headers(verdict_views.display_frame(frame, language()), language()),
         hide_index=True,
-        column_config={"BLEU": st.column_config.NumberColumn(format="%.2f")},
+        column_config={
+            "BLEU": st.column_config.NumberColumn(format="%.2f"),
+            "c/r": st.column_config.NumberColumn(format="%.3f"),  # 1.000, not 1
+            **{f"p{n}": st.column_config.NumberColumn(format="%.1f") for n in range(1, 5)},
+        },
     )
     ci_note = t("verdict.ci_note_bs") if chosen.test == "bs" else t("verdict.ci_note_ar")
     st.caption(
@@ -233,13 +246,11 @@ def render_verdict(
         else compare(key, systems, references, settings, chosen, rank_samples)
     )
     ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
-    frame = verdict_views.results_frame(analyses, comparison, ranks, chosen.alpha)
+    frame = verdict_views.results_frame(analyses, comparison, ranks, chosen.alpha, corrected)
     signature = analyses[chosen.baseline].result.signature
     st.markdown(summary(frame, ranks, chosen))
-    main, side = st.columns([3, 1])
-    with main:
-        show_table(frame, signature, chosen)
-    with side.expander(t("verdict.meaning"), expanded=True):
+    show_table(frame, signature, chosen)  # the page's width: beside an explanation its columns were cut off
+    with st.expander(t("verdict.meaning")):
         st.markdown(t("significance.explanation"))
     left, right = st.columns(2)
     charts.show(left, verdict_views.delta_chart, frame, chosen.baseline, language(), width="stretch")

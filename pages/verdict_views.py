@@ -20,8 +20,10 @@ MINUS = "\u2212"
 #: Heatmaps with more systems than this show no text in their cells (tooltips only).
 CELL_TEXT_LIMIT = 10
 BETTER, WORSE, SAME, BASE = "better", "worse", "not significant", "baseline"
+#: Significant taken alone (uncorrected), not after the correction over every pair.
+UNCORRECTED = "uncorrected only"
 NAMES = alt.Axis(labelLimit=180)
-VERDICT_COLORS = {BETTER: "#2e7d32", WORSE: "#c62828", SAME: "#777777", BASE: "#3b6ea8"}
+VERDICT_COLORS = {BETTER: "#2e7d32", WORSE: "#c62828", SAME: "#777777", UNCORRECTED: "#b07d00", BASE: "#3b6ea8"}
 #: Catalog keys of the column headers people read (the data keeps the English names, for CSV, JSON and LaTeX).
 COLUMN_KEYS = {
     "system": "verdict.col_system",
@@ -29,13 +31,20 @@ COLUMN_KEYS = {
     "Δ BLEU": "verdict.col_delta",
     "95% CI of Δ": "verdict.col_delta_ci",
     "p-value": "verdict.col_p",
+    "p corrected": "verdict.col_p_corrected",
     "verdict": "verdict.col_verdict",
     "95% CI": "verdict.col_ci",
     "cluster": "verdict.col_cluster",
     "best rank": "verdict.col_best_rank",
     "worst rank": "verdict.col_worst_rank",
 }
-VERDICT_KEYS = {BETTER: "verdict.better", WORSE: "verdict.worse", SAME: "verdict.same", BASE: "verdict.base"}
+VERDICT_KEYS = {
+    BETTER: "verdict.better",
+    WORSE: "verdict.worse",
+    SAME: "verdict.same",
+    UNCORRECTED: "verdict.uncorrected_only",
+    BASE: "verdict.base",
+}
 
 
 def signed(value: float, digits: int = 2) -> str:
@@ -55,15 +64,41 @@ def verdict(p_value: float | None, delta: float, alpha: float) -> str:
     return SAME
 
 
+def corrected_verdict(p_value: float | None, corrected: float | None, delta: float, alpha: float) -> str:
+    """The verdict on the p-value corrected over every pair (the one the ranks rest on), and
+    :data:`UNCORRECTED` where only the uncorrected ``p_value`` is below ``alpha``."""
+    if p_value is None:
+        return BASE
+    found = verdict(corrected, delta, alpha) if corrected is not None else SAME
+    if found == SAME and verdict(p_value, delta, alpha) in (BETTER, WORSE):
+        return UNCORRECTED
+    return found
+
+
+def _pair(corrected: Mapping[tuple[str, str], float], a: str, b: str) -> float | None:
+    return corrected.get((a, b), corrected.get((b, a)))
+
+
 def results_frame(
-    analyses: Mapping[str, CorpusAnalysis], comparison: Comparison, ranks: Sequence[SystemRank], alpha: float
+    analyses: Mapping[str, CorpusAnalysis],
+    comparison: Comparison,
+    ranks: Sequence[SystemRank],
+    alpha: float,
+    corrected: Mapping[tuple[str, str], float] | None = None,
 ) -> pd.DataFrame:
-    """One row per system, best score first, numbers kept as numbers (for CSV/JSON/LaTeX and the tests)."""
+    """One row per system, best score first, numbers kept as numbers (for CSV/JSON/LaTeX and the tests).
+
+    ``corrected``: the p-values of every pair after the correction (:func:`bleu_core.ranking.rank_systems`); the
+    verdict then rests on the baseline's pair among them, as the ranks do.  Without it, on the uncorrected p-value.
+    """
     by_rank = {r.system: r for r in ranks}
     rows = []
     for d in comparison.differences:
         result = analyses[d.system].result
         interval = comparison.intervals[comparison.names.index(d.system)]
+        p_corrected = None
+        if corrected is not None and d.p_value is not None:
+            p_corrected = _pair(corrected, d.system, comparison.baseline)
         row: dict[str, object] = {
             "system": d.system,
             "rank": by_rank[d.system].label,
@@ -72,7 +107,10 @@ def results_frame(
             "Δ low": None if d.low is None else round(d.low, 2),
             "Δ high": None if d.high is None else round(d.high, 2),
             "p-value": None if d.p_value is None else round(d.p_value, 4),
-            "verdict": verdict(d.p_value, d.delta, alpha),
+            "p corrected": None if p_corrected is None else round(p_corrected, 4),
+            "verdict": verdict(d.p_value, d.delta, alpha)
+            if corrected is None
+            else corrected_verdict(d.p_value, p_corrected, d.delta, alpha),
             "95% CI": "" if interval is None else f"{interval[0]:.2f} ± {interval[1]:.2f}",
             "c/r": round(result.ratio, 3),
         }
@@ -105,14 +143,15 @@ def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.D
         "—" if b or pd.isna(lo) else f"[{signed(lo)}, {signed(hi)}]"
         for lo, hi, b in zip(frame["Δ low"], frame["Δ high"], base, strict=True)
     ]
-    shown["p-value"] = ["—" if b or pd.isna(p) else f"{p:.4f}" for p, b in zip(frame["p-value"], base, strict=True)]
+    for column in ("p-value", "p corrected"):
+        shown[column] = ["—" if b or pd.isna(p) else f"{p:.4f}" for p, b in zip(frame[column], base, strict=True)]
     shown["verdict"] = [_verdict_text(v, language) for v in frame["verdict"]]
-    columns = ["system", "rank", "BLEU", "Δ BLEU", "95% CI of Δ", "p-value", "verdict", "95% CI", "c/r"]
+    columns = ["system", "rank", "BLEU", "Δ BLEU", "95% CI of Δ", "p-value", "p corrected", "verdict", "95% CI", "c/r"]
     return shown[columns + [c for c in shown.columns if c.startswith("p") and c[1:].isdigit()]]
 
 
 def _verdict_text(value: str, language: str = DEFAULT_LANGUAGE) -> str:
-    mark = {BETTER: "▲ ", WORSE: "▼ ", SAME: "≈ ", BASE: ""}[value]
+    mark = {BETTER: "▲ ", WORSE: "▼ ", SAME: "≈ ", UNCORRECTED: "≈ ", BASE: ""}[value]
     star = " *" if value in (BETTER, WORSE) else ""
     return f"{mark}{verdict_label(value, language)}{star}"
 
@@ -158,8 +197,8 @@ def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANG
     color = alt.Color(
         "verdict:N",
         scale=alt.Scale(
-            domain=[verdict_label(v, language) for v in list(VERDICT_COLORS)[:3]],
-            range=list(VERDICT_COLORS.values())[:3],
+            domain=[verdict_label(v, language) for v in list(VERDICT_COLORS)[:4]],
+            range=list(VERDICT_COLORS.values())[:4],
         ),
         legend=alt.Legend(orient="bottom", title=None),
     )

@@ -206,10 +206,29 @@ def test_wmt22_verdict_matches_sacrebleu_and_an_independent_ranking(
         make_options(),
         n_samples=rank_samples,
     )
-    ranks = expected_ranks(scores, holm_significant(p_values, names, 0.05))
+    significant = holm_significant(p_values, names, 0.05)
+    ranks = expected_ranks(scores, significant)
     ranking = next(d.value for d in at.dataframe if "worst rank" in d.value.columns).set_index("system")
     assert ranking["rank"].to_dict() == ranks
     assert table["rank"].to_dict() == ranks
+    # The verdict against the baseline is the ranking's (Holm over every pair); sacreBLEU's uncorrected mark is
+    # kept apart, so that the headline and the ranks never disagree.
+    verdicts = {}
+    for name in names:
+        if name == best:
+            continue
+        if frozenset((name, best)) in significant:
+            verdicts[name] = "▼ worse *"
+        elif expected[name].p_value < 0.05:
+            verdicts[name] = "≈ only uncorrected"
+        else:
+            verdicts[name] = "≈ not significant"
+        assert table.loc[name, "verdict"] == verdicts[name], name
+    worse = sum(v.startswith("▼") for v in verdicts.values())
+    raw_worse = sum(expected[n].p_value < 0.05 for n in verdicts)
+    headline = next(m.value for m in at.markdown if "Against the baseline" in m.value)
+    assert f"**{worse}** significantly worse" in headline
+    assert f"uncorrected, as sacreBLEU marks them: 0 better, {raw_worse} worse" in headline
     for chart in at.get("vega_lite_chart"):
         assert fixed_domains(json.loads(chart.proto.spec)) == []
     parser = HTMLParser()
@@ -242,3 +261,28 @@ def test_report_escapes_hostile_names() -> None:
     assert "<script>" not in report and "<b>" not in report and "<i>" not in report
     assert html.escape(hostile) in report
     HTMLParser().feed(report)
+
+
+def test_a_difference_significant_only_uncorrected_is_not_called_worse(pairs: list[Pair]) -> None:
+    """WMT22 en-de, four systems: JDExploreAcademy trails Online-B with p = 0.031 taken alone, but not after the
+    Holm correction over the six pairs, and the ranks tie them; the verdict says so instead of "worse"."""
+    found = next((p for p in pairs if p.name == "en-de"), None)
+    wanted = ("JDExploreAcademy", "Online-B", "OpenNMT", "PROMT")
+    chosen = [p for p in found.systems if p.name.split(".")[-2] in wanted] if found else []
+    if found is None or len(chosen) < len(wanted):
+        pytest.skip("the WMT22 en-de systems JDExploreAcademy, Online-B, OpenNMT and PROMT are not in the data folder")
+    at = page()
+    at.radio(key="cmp_mode").set_value("upload").run()
+    at.file_uploader(key="cmp_systems").set_value([(p.name, p.read_bytes(), "text/plain") for p in chosen])
+    at.file_uploader(key="cmp_references").set_value([(found.references[0].name, found.references[0].read_bytes(), "")])
+    at.run()
+    assert not at.exception
+    table = results(at)
+    jd = next(name for name in table.index if "JDExploreAcademy" in name)
+    base = at.selectbox(key="cmp_baseline").value
+    assert "Online-B" in base
+    assert float(table.loc[jd, "p-value"]) < 0.05 <= float(table.loc[jd, "p corrected"])
+    assert table.loc[jd, "verdict"] == "≈ only uncorrected"
+    assert table.loc[jd, "rank"] == table.loc[base, "rank"] == "1\u20132"
+    headline = next(m.value for m in at.markdown if "Against the baseline" in m.value)
+    assert "**2** significantly worse" in headline and "0 better, 3 worse" in headline

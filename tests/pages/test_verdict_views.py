@@ -29,6 +29,11 @@ def test_verdict_states_the_direction() -> None:
     assert verdict_views.verdict(0.001, 0.8, 0.05) == verdict_views.BETTER
     assert verdict_views.verdict(0.001, -9.0, 0.05) == verdict_views.WORSE
     assert verdict_views.verdict(0.2, -9.0, 0.05) == verdict_views.SAME
+    # After the correction over every pair: significant there, only uncorrected, or neither.
+    assert verdict_views.corrected_verdict(None, None, 0.0, 0.05) == verdict_views.BASE
+    assert verdict_views.corrected_verdict(0.001, 0.006, -2.0, 0.05) == verdict_views.WORSE
+    assert verdict_views.corrected_verdict(0.031, 0.093, -0.6, 0.05) == verdict_views.UNCORRECTED
+    assert verdict_views.corrected_verdict(0.2, 0.6, 0.4, 0.05) == verdict_views.SAME
 
 
 def test_padded_domain_spans_the_data() -> None:
