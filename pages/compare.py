@@ -276,3 +276,5 @@ if not references or len(systems) < 2:
     st.info(t("compare.waiting"))
 elif settings is not None:
     render(systems, references, source, settings)
+else:  # every weight is 0 (the sidebar says so too)
+    st.error(t("settings.all_zero"), icon=":material/error:")

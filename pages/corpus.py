@@ -124,7 +124,8 @@ def main() -> None:
     if inputs is None:
         st.info(t("corpus.need_inputs"))
         return
-    if settings is None:
+    if settings is None:  # every weight is 0 (the sidebar says so too)
+        st.error(t("settings.all_zero"), icon=":material/error:")
         return
     hyps = inputs.hypothesis[1]
     refs = [lines for _, lines in inputs.references]

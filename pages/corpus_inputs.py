@@ -94,9 +94,10 @@ def _uploads() -> Inputs | None:
     if kept:
         st.caption(t("corpus.kept_files", names=", ".join(views.md_escape(name) for name, _ in kept)))
         st.button(t("corpus.clear_files"), key="co_clear_files", on_click=_clear_files)
-    if files.hypothesis is None:
+    # (a file that could not be read has its error above; asking for an upload again would contradict it)
+    if files.hypothesis is None and hyp_file is None:
         left.info(t("corpus.need_hypothesis"))
-    if not files.references:
+    if not files.references and not ref_files:
         middle.info(t("corpus.need_references"))
     if files.hypothesis is None or not files.references:
         return None

@@ -413,4 +413,6 @@ else:
         st.error(t("explain.no_reference"))
     elif options is not None:
         render(candidate, references, options)
+    else:  # every weight is 0: say so where the results would be, not only in the sidebar
+        st.error(t("settings.all_zero"), icon=":material/error:")
 sync_query(page_values(options, raw_weights))

@@ -89,6 +89,10 @@ def test_weights_and_max_n_sliders_rescore() -> None:
     at.slider(key="bleu_max_n").set_value(2).run()
     expected = sacrebleu.BLEU(max_ngram_order=2).corpus_score(hyps, DEMO_REFS)
     assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
+    for n in (1, 2):
+        at.slider(key=f"bleu_w{n}").set_value(0.0).run()
+    assert not at.exception and not any(m.label == "BLEU ×100" for m in at.metric)
+    assert any("All weights are 0" in e.value for e in at.main.error)  # where the score was
 
 
 def test_segment_walkthrough_equals_sacrebleu_sentence_score() -> None:
@@ -128,6 +132,7 @@ def test_invalid_bytes_name_the_file() -> None:
     at = upload(at, ("system.txt", "caf\xe9\n".encode("latin-1")), [("ref.txt", b"cafe\n")])
     assert not at.exception
     assert any("system.txt" in plain(e.value) and "line 1" in e.value for e in at.error)
+    assert not any("Upload the hypothesis" in i.value for i in at.info)  # the file is there; its error says why
 
 
 def test_linter_flags_tokenized_identical_and_cjk_input() -> None:

@@ -108,7 +108,8 @@ def test_sliders_change_tables_and_score() -> None:
     assert metric(at, "BLEU (0–1)") == "0.5000"
     assert "w1 = 0.000, w2 = 1.000" in "".join(c.value for c in at.caption)
     at.slider(key="ex_w2").set_value(0.0).run()
-    assert any("All weights are 0" in e.value for e in at.error)
+    assert any("All weights are 0" in e.value for e in at.sidebar.error)
+    assert any("All weights are 0" in e.value for e in at.main.error)  # where the results were
     assert not at.exception
 
 
