@@ -44,6 +44,7 @@ DECIMAL_TOLERANCE = 1e-4
 MISTAKES = (
     "not_clipped",
     "summed_references",
+    "counted_unmatched",
     "all_tokens",
     "reference_total",
     "tie_longer",
@@ -126,6 +127,7 @@ def _summed(trace: Explanation) -> list[int]:
 def _matches(trace: Explanation, n: int) -> Mistaken:
     yield "not_clipped", _unclipped(trace)[n - 1]
     yield "summed_references", _summed(trace)[n - 1]
+    yield "counted_unmatched", trace.orders[n - 1].total  # every candidate n-gram, matched or not
 
 
 def _total(trace: Explanation, n: int) -> Mistaken:

@@ -185,3 +185,16 @@ def test_hand_computed_love_can_always_example() -> None:
     assert check_answer(trace, bleu, 46.42).mistake == "percent"
     assert check_answer(trace, bleu, (3 / 5 + 2 / 4 + 1 / 3) / 3).mistake == "arithmetic_mean"
     assert check_answer(trace, bleu, 0.123).mistake is None
+
+
+def test_counting_every_candidate_ngram_as_a_match_is_named() -> None:
+    """The reviewer's case: 8 unigrams, 7 of them in the reference; answering 8 matches is the classic slip."""
+    trace = generate_exercise(1).explanation()
+    named = 0
+    for order in trace.orders:
+        quantity = Quantity("matches", order.order)
+        others = {v for c, v in mistaken_values(trace, quantity) if c in ("not_clipped", "summed_references")}
+        if order.total != order.matches and order.total not in others:
+            assert check_answer(trace, quantity, order.total).mistake == "counted_unmatched"
+            named += 1
+    assert named >= 1
