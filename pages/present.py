@@ -37,6 +37,8 @@ header[data-testid="stHeader"] { display: none !important; }
 }
 [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p { font-size: 28px !important; }
 .stButton button p, [data-testid="stWidgetLabel"] p { font-size: 22px !important; }
+/* the step number above the slider's thumb sat on the track; the caption says "Step k of N" */
+[data-testid="stSliderThumbValue"] { display: none !important; }
 </style>
 """
 

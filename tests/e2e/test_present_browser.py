@@ -63,6 +63,8 @@ def test_every_step_fits_a_projector(server: str, browser: Any, lang: str, key: 
             assert size["minFont"] >= 22, (step, size)
             assert size["scrollHeight"] <= 720, (step, size)
             assert size["chartFont"] >= 16 and size["rotated"] == 0, (step, size)
+            # the caption says which step; a number over the slider's thumb would sit on its track
+            assert page.locator('[data-testid="stSliderThumbValue"]').first.is_hidden(), step
             score = f"{trace.score:.4f}"
             body = page.inner_text('[data-testid="stMainBlockContainer"]')
             assert (score in body) == (step == total), step
