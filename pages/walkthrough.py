@@ -37,6 +37,12 @@ def log_sum_line(trace: Explanation) -> str:
     return t("explain.log_sum", terms=terms, value=views.fmt(total, 3))
 
 
+#: Above this many tokens in a sentence, its highlighted tokens and n-grams open on request.
+LONG_TOKENS = 200
+#: Clipped-count tables with more rows than this scroll inside a fixed height (the p_n line gives the totals).
+TABLE_ROWS = 60
+
+
 def render(trace: Explanation, highlight_key: str) -> None:
     """Tokens with highlights, clipped-count tables, precision and log charts, BP panel and the final formula."""
     lang = language()
@@ -45,11 +51,20 @@ def render(trace: Explanation, highlight_key: str) -> None:
         t("explain.highlight"), list(range(1, trace.options.max_order + 1)), key=highlight_key
     )
     order = trace.orders[min(highlight or 1, len(trace.orders)) - 1]
-    st.html(views.tokens_html(trace.candidate_tokens, views.candidate_marks(order), t("explain.candidate_label"), lang))
-    for k, tokens in enumerate(trace.reference_tokens):
-        st.html(views.tokens_html(tokens, views.reference_marks(trace, order, k), views.ref_label(k), lang))
-    st.html(views.ngram_chips_html(order, lang))
-    st.caption(t("explain.legend"))
+    longest = max(len(tokens) for tokens in (trace.candidate_tokens, *trace.reference_tokens))
+    # a very long text's chips would fill screens: they wait behind an expander
+    where = (
+        st.expander(t("explain.tokens_long", count=len(trace.candidate_tokens)))
+        if longest > LONG_TOKENS
+        else st.container()
+    )
+    with where:
+        marks = views.candidate_marks(order)
+        st.html(views.tokens_html(trace.candidate_tokens, marks, t("explain.candidate_label"), lang))
+        for k, tokens in enumerate(trace.reference_tokens):
+            st.html(views.tokens_html(tokens, views.reference_marks(trace, order, k), views.ref_label(k), lang))
+        st.html(views.ngram_chips_html(order, lang))
+        st.caption(t("explain.legend"))
 
     st.subheader(t("explain.clipped_counts"))
     tabs = st.tabs([t("explain.order_tab", n=o.order) for o in trace.orders])
@@ -59,7 +74,8 @@ def render(trace: Explanation, highlight_key: str) -> None:
                 views.order_table(breakdown, len(trace.references), lang),
                 hide_index=True,
                 width="stretch",
-                height="content",  # every row, the totals row included, without scrolling inside
+                # every row, the totals row included, without scrolling inside; a long text's table scrolls
+                height="content" if len(breakdown.rows) <= TABLE_ROWS else 480,
             )
             st.markdown(precision_line(trace, breakdown))
     if trace.no_unigram_match:

@@ -7,6 +7,7 @@ import concurrent.futures
 import io
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pandas as pd
 import pytest
@@ -17,7 +18,7 @@ from playwright.sync_api import expect
 from bleu_core import paired_test
 from pages.compare_views import short_names
 from tests.conftest import Pair
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, SCREENSHOTS
 from tests.e2e.test_corpus_browser import file_chip, upload
 
 HOSTILE = [
@@ -180,3 +181,17 @@ def test_five_sessions_compare_at_once(server: str, pairs: list[Pair]) -> None:
             assert table.loc[name, "BLEU"] == pytest.approx(round(result.score * 100, 2), abs=1e-9)
             if result.p_value is not None:
                 assert table.loc[name, "p-value"] == pytest.approx(round(result.p_value, 4), abs=1e-9)
+
+
+def test_a_3000_word_sentence_gives_a_page_of_reasonable_height(server: str, page: Any) -> None:
+    """Its highlighted tokens wait behind an expander and its tables scroll: the page stays a few screens tall."""
+    words = [f"w{i % 500}" for i in range(3000)]
+    query = urlencode({"candidate": " ".join(words), "reference": " ".join(words[:2000] + words[:1000])})
+    page.set_viewport_size({"width": 1366, "height": 800})
+    page.goto(f"{server}/?{query}")
+    page.wait_for_selector('[data-testid="stMetricValue"]', timeout=60_000)
+    settle(page)
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.screenshot(path=str(SCREENSHOTS / "explain-3000-words.png"), full_page=True)
+    assert height < 8000, height
+    assert "Traceback" not in page.inner_text("body")

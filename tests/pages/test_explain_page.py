@@ -433,3 +433,17 @@ def test_presentation_splits_a_table_longer_than_a_screen_over_steps() -> None:
     short = page({"candidate": LONG_CANDIDATE, "reference": [LONG_REFERENCE], "present": "1", "max_n": "1"})
     short.slider(key="ex_step").set_value(3).run()
     assert short.caption[0].value.endswith("1-grams, clipped (part 1 of 2)")
+
+
+def test_a_very_long_sentence_keeps_its_highlighted_tokens_behind_an_expander() -> None:
+    words = [f"w{i % 500}" for i in range(3000)]
+    at = page({"candidate": " ".join(words), "reference": [" ".join(words[:2000] + words[:1000])]})
+    assert not at.exception
+    assert any(e.label == "Highlighted tokens and n-grams (3000 candidate tokens)" for e in at.expander)
+    reference = [" ".join(words[:2000] + words[:1000])]
+    assert (
+        metric(at, "BLEU (0–1)")
+        == f"{explain(' '.join(words), reference, smooth='none', effective_order=False).score:.4f}"
+    )
+    short = page({"candidate": "a b c d", "reference": ["a b c e"]})
+    assert not any(e.label.startswith("Highlighted tokens") for e in short.expander)
