@@ -110,29 +110,36 @@ def on_weights(mode: str) -> None:
 
 
 def on_upload(kind: str) -> None:
-    """A candidate file gives its first line; each reference file is one reference (its lines joined)."""
+    """A candidate file gives its first line; each reference file is one reference (its lines joined).
+
+    The problems of each uploader are kept apart ({kind: messages}), so that one upload does not hide another's;
+    every file that cannot be read is named, and none of a kind's files is used while one of them fails."""
     ss = st.session_state
-    ss[S.UPLOAD_ERROR] = None
-    ss[S.UPLOADED] = None
+    problems: dict[str, list[str]] = dict(ss.get(S.UPLOAD_ERROR) or {})
+    problems.pop(kind, None)
+    ss[S.UPLOAD_ERROR] = problems
+    if kind == "references":
+        ss[S.UPLOADED] = None
     files = ss.get(f"ex_upload_{kind}")
     if not files:
         return
     files = files if isinstance(files, list) else [files]
-    texts = []
-    try:
-        for f in files:
+    texts, failed = [], []
+    for f in files:
+        try:
             texts.append((f.name, [line for line in cached.decode_cached(f.getvalue(), f.name) if line.strip()]))
-    except InputFileError as error:
-        ss[S.UPLOAD_ERROR] = error_text(error)
-        return
-    if not any(lines for _, lines in texts):
-        ss[S.UPLOAD_ERROR] = t("explain.upload_empty", names=", ".join(f.name for f in files))
+        except InputFileError as error:
+            failed.append(error_text(error))
+    if not failed and not any(lines for _, lines in texts):
+        failed.append(t("explain.upload_empty", names=", ".join(f.name for f in files)))
+    if failed:
+        problems[kind] = failed
         return
     if kind == "candidate":
         name, lines = texts[0]
         ss[S.CANDIDATE] = lines[0]
         if len(lines) > 1:
-            ss[S.UPLOAD_ERROR] = t("explain.upload_first_line", name=name, count=len(lines))
+            problems[kind] = [t("explain.upload_first_line", name=name, count=len(lines))]
     else:
         ss[S.REFERENCES] = "\n".join(" ".join(lines) for _, lines in texts if lines)
         ss[S.UPLOADED] = [(name, len(lines)) for name, lines in texts if lines]
@@ -251,8 +258,9 @@ def inputs() -> tuple[str, list[str]]:
             on_change=on_upload,
             args=("references",),
         )
-        if ss.get(S.UPLOAD_ERROR):
-            st.error(ss[S.UPLOAD_ERROR])
+        for where, kind in zip(cols, ("candidate", "references"), strict=True):
+            for problem in (ss.get(S.UPLOAD_ERROR) or {}).get(kind, ()):
+                where.error(problem)
     if ss.get(S.UPLOADED):
         files = ", ".join(t("explain.upload_file_lines", name=name, lines=lines) for name, lines in ss[S.UPLOADED])
         st.info(t("explain.upload_as_references", files=files))

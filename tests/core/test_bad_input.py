@@ -809,3 +809,21 @@ def test_case_table_is_big_enough() -> None:
     assert len(CASES) + len(SENTENCE_CASES) + len(FILE_CASES) >= 40
     assert len({case.name for case in CASES}) == len(CASES)
     assert len({case.name for case in FILE_CASES}) == len(FILE_CASES)
+
+
+def test_explain_page_shows_every_upload_problem_at_once() -> None:
+    """A Latin-1 candidate file, then an empty and a bad reference file: all three are named, none hides another,
+    and the text the user had stays."""
+    at = AppTest.from_file(EXPLAIN_PAGE, default_timeout=60).run()
+    before = (at.session_state["ex_candidate"], at.session_state["ex_references"])
+    at.file_uploader(key="ex_upload_candidate").set_value(("cand.txt", "caf\xe9\n".encode("latin-1"), "")).run()
+    references = [("empty.txt", b"", "text/plain"), ("bad.txt", b"ok\n\xff\xfe\xfa\n", "text/plain")]
+    at.file_uploader(key="ex_upload_references").set_value(references).run()
+    assert not at.exception
+    shown = " ".join(e.value for e in at.error)
+    assert "cand.txt" in shown and "bad.txt" in shown, shown
+    assert (at.session_state["ex_candidate"], at.session_state["ex_references"]) == before
+    at.file_uploader(key="ex_upload_references").set_value([("good.txt", b"a cat\n", "text/plain")]).run()
+    shown = " ".join(e.value for e in at.error)
+    assert "cand.txt" in shown and "bad.txt" not in shown  # fixing one upload leaves the other's problem shown
+    assert at.session_state["ex_references"] == "a cat"
