@@ -21,13 +21,26 @@ __all__ = ["TRAPS", "Exercise", "exercise_from_preset", "exercise_from_text", "g
 #: The classic traps of the bank, in the order a course meets them.
 TRAPS: tuple[str, ...] = ("repeated_words", "length_tie", "short_candidate", "zero_match", "closest_not_shortest")
 
-#: Plain lower-case words with no punctuation: every tokenizer splits them the same way, at spaces.
-_WORD_LIST = (
-    "cat dog bird fish horse mouse child teacher student farmer doctor sailor river garden house street "
-    "market school window table letter book song boat train sees finds likes reads writes sings carries "
-    "opens paints watches red small old green quiet happy early slowly today again"
-)
-WORDS: tuple[str, ...] = tuple(_WORD_LIST.split())
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+#: Plain lower-case words with no punctuation (every tokenizer splits them the same way, at spaces), by word class:
+#: sentences follow "adjective noun verb adjective noun adverb" ("old farmer paints red boat today"), each word
+#: at most once, so that every count in a table comes from the trap and not from chance.
+WORD_CLASSES: dict[str, tuple[str, ...]] = {
+    "adjective": ("red", "small", "old", "green", "quiet", "happy", "tall", "young"),
+    "noun": _words(
+        "cat dog bird fish horse mouse child teacher student farmer doctor sailor river garden house street market "
+        "school window table letter book song boat train"
+    ),
+    "verb": ("sees", "finds", "likes", "reads", "writes", "sings", "carries", "opens", "paints", "watches"),
+    "adverb": ("early", "slowly", "today", "again", "twice"),
+}
+PATTERN = ("adjective", "noun", "verb", "adjective", "noun", "adverb")
+WORDS: tuple[str, ...] = tuple(word for words in WORD_CLASSES.values() for word in words)
+_CLASS_OF = {word: kind for kind, words in WORD_CLASSES.items() for word in words}
 #: How many draws a trap may take before the bank gives up (each draw succeeds far more often than not).
 ATTEMPTS = 200
 SMOOTHINGS = ("exp", "floor", "add-k")
@@ -86,37 +99,59 @@ def exercise_from_text(candidate: str, references: Sequence[str], max_order: int
 Sentences = tuple[list[str], list[list[str]]]
 
 
+def _word(rng: random.Random, kind: str, avoid: set[str]) -> str:
+    """A word of class ``kind`` not in ``avoid`` (any unused word when the class has none left)."""
+    choices = [w for w in WORD_CLASSES[kind] if w not in avoid] or [w for w in WORDS if w not in avoid]
+    return rng.choice(choices)
+
+
+def _sentence(rng: random.Random, length: int, avoid: Sequence[str] = (), start: int = 0) -> list[str]:
+    """``length`` distinct words following :data:`PATTERN` from position ``start``, none of them in ``avoid``."""
+    used = set(avoid)
+    words = []
+    for i in range(start, start + length):
+        words.append(_word(rng, PATTERN[i % len(PATTERN)], used))
+        used.add(words[-1])
+    return words
+
+
+def _replacement(rng: random.Random, word: str, avoid: Sequence[str]) -> str:
+    """Another word of ``word``'s class that ``avoid`` does not hold (the candidate's one wrong word)."""
+    return _word(rng, _CLASS_OF[word], {word, *avoid})
+
+
 def _repeated_words(rng: random.Random) -> Sentences:
-    """A word said three or four times that each reference has once: clipping cuts it down to one (not two)."""
-    reference = rng.sample(WORDS, rng.randint(6, 8))
-    word = reference[0]
-    candidate = [word] * rng.randint(3, 4) + reference[1 : rng.randint(4, len(reference) - 1)]
-    second = [*rng.sample([w for w in WORDS if w not in reference], 2), word, *reference[2:5]]
+    """A noun said three or four times that each reference has once: clipping cuts it down to one (not two)."""
+    reference = _sentence(rng, rng.randint(6, 8))
+    word = reference[1]
+    candidate = [word] * rng.randint(3, 4) + reference[2 : rng.randint(5, len(reference))]
+    second = [_word(rng, "adjective", set(reference)), word, *reference[2:5]]
     return candidate, [reference, second]
 
 
 def _length_tie(rng: random.Random) -> Sentences:
     """Two references as far from the candidate's length, one shorter and one longer: the shorter wins."""
     length, gap = rng.randint(6, 8), rng.randint(1, 2)
-    longer = rng.sample(WORDS, length + gap)
+    longer = _sentence(rng, length + gap)
     candidate = list(longer[:length])
-    candidate[rng.randrange(length - 4, length)] = rng.choice([w for w in WORDS if w not in longer])
-    shorter = longer[:2] + rng.sample([w for w in WORDS if w not in longer], length - gap - 2)
+    at = rng.randrange(length - 4, length)
+    candidate[at] = _replacement(rng, candidate[at], longer)
+    shorter = longer[:2] + _sentence(rng, length - gap - 2, avoid=longer, start=2)
     return candidate, rng.sample([longer, shorter], 2)
 
 
 def _short_candidate(rng: random.Random) -> Sentences:
     """A candidate much shorter than every reference: good precisions, and the brevity penalty bites."""
-    reference = rng.sample(WORDS, rng.randint(9, 11))
+    reference = _sentence(rng, rng.randint(9, 11))
     start = rng.randint(0, 2)
     candidate = reference[start : start + rng.randint(5, 6)]
-    candidate[-1] = rng.choice([w for w in WORDS if w not in reference])
+    candidate[-1] = _replacement(rng, candidate[-1], reference)
     return candidate, [reference]
 
 
 def _zero_match(rng: random.Random) -> Sentences:
     """Reference bigrams in a scrambled order: unigrams and bigrams match, no 3- or 4-gram does."""
-    reference = rng.sample(WORDS, 8)
+    reference = _sentence(rng, 8)
     pairs = [reference[i : i + 2] for i in range(0, 8, 2)]
     kept = sorted(rng.sample(range(4), 3), reverse=True)  # descending: no pair continues the one before it
     candidate = [word for i in kept for word in pairs[i]]
@@ -127,10 +162,11 @@ def _zero_match(rng: random.Random) -> Sentences:
 def _closest_not_shortest(rng: random.Random) -> Sentences:
     """A short reference, and a closer one longer than the candidate: r is the closer, not the shortest."""
     length = rng.randint(6, 8)
-    closest = rng.sample(WORDS, length + 1)
+    closest = _sentence(rng, length + 1)
     candidate = list(closest[:length])
-    candidate[rng.randrange(length - 3, length)] = rng.choice([w for w in WORDS if w not in closest])
-    shortest = rng.sample(WORDS, rng.randint(3, length - 3))
+    at = rng.randrange(length - 3, length)
+    candidate[at] = _replacement(rng, candidate[at], closest)
+    shortest = _sentence(rng, rng.randint(3, length - 3))
     return candidate, rng.sample([closest, shortest], 2)
 
 

@@ -198,3 +198,17 @@ def test_counting_every_candidate_ngram_as_a_match_is_named() -> None:
             assert check_answer(trace, quantity, order.total).mistake == "counted_unmatched"
             named += 1
     assert named >= 1
+
+
+def test_generated_sentences_follow_the_word_pattern_with_each_word_once() -> None:
+    """References read "adjective noun verb adjective noun adverb ..." with no word twice, so that every count
+    above 1 in an exercise's tables comes from its trap."""
+    from bleu_core.exercises import PATTERN, WORD_CLASSES
+
+    kind = {word: k for k, words in WORD_CLASSES.items() for word in words}
+    for seed in range(40):
+        exercise = generate_exercise(seed, "short_candidate")
+        (reference,) = exercise.references
+        words = reference.split()
+        assert len(set(words)) == len(words)
+        assert [kind[w] for w in words] == [PATTERN[i % len(PATTERN)] for i in range(len(words))]
