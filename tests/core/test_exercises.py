@@ -17,7 +17,15 @@ from bleu_core.exercise_checks import (
     expected_value,
     mistaken_values,
 )
-from bleu_core.exercises import TRAPS, exercise_from_preset, exercise_from_text, generate_exercise, shows_trap
+from bleu_core.exercises import (
+    PATTERN,
+    TRAPS,
+    WORD_CLASSES,
+    exercise_from_preset,
+    exercise_from_text,
+    generate_exercise,
+    shows_trap,
+)
 from bleu_core.explain import explain, paper_text
 
 SEEDS = range(40)
@@ -203,8 +211,6 @@ def test_counting_every_candidate_ngram_as_a_match_is_named() -> None:
 def test_generated_sentences_follow_the_word_pattern_with_each_word_once() -> None:
     """References read "adjective noun verb adjective noun adverb ..." with no word twice, so that every count
     above 1 in an exercise's tables comes from its trap."""
-    from bleu_core.exercises import PATTERN, WORD_CLASSES
-
     kind = {word: k for k, words in WORD_CLASSES.items() for word in words}
     for seed in range(40):
         exercise = generate_exercise(seed, "short_candidate")
