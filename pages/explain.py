@@ -315,7 +315,10 @@ def warnings(candidate: str, references: list[str], options: BleuOptions, trace:
             alternatives = "; ".join(
                 f"{name} → {score:.4f}" for name, score in smoothing_alternatives(trace).items() if name != "none"
             )
-            st.warning(t("explain.zero_orders", orders=names, ns=ns, alternatives=alternatives))
+            note = ""
+            if trace.empty_orders and options.max_order > 1:  # add-k turns a 0/0 order into k/k = 1
+                note = " " + t("explain.addk_empty", empty=orders_text(trace.empty_orders)[0])
+            st.warning(t("explain.zero_orders", orders=names, ns=ns, alternatives=alternatives) + note)
 
 
 def render(candidate: str, references: list[str], options: BleuOptions) -> None:

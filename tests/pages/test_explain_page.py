@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
@@ -447,3 +448,14 @@ def test_a_very_long_sentence_keeps_its_highlighted_tokens_behind_an_expander() 
     )
     short = page({"candidate": "a b c d", "reference": ["a b c e"]})
     assert not any(e.label.startswith("Highlighted tokens") for e in short.expander)
+
+
+def test_add_k_above_a_lower_max_n_is_explained() -> None:
+    """'the love can always do' at max n = 8: add-k scores 0.6451 (sacreBLEU's number), above max n = 3, because
+    the 0/0 orders 6-8 become k/k = 1; the warning says so."""
+    at = page({"preset": "love", "max_n": "8"})
+    warning = next(w.value for w in at.warning if "Smoothing replaces the zero" in w.value)
+    expected = sacrebleu.BLEU(max_ngram_order=8, smooth_method="add-k", effective_order=False)
+    score = expected.sentence_score(PRESET_BY_KEY["love"].candidate, list(PRESET_BY_KEY["love"].references)).score
+    assert f"add-k → {score / 100:.4f}" in warning
+    assert "k/k = 1" in warning and "p6, p7, p8" in warning
