@@ -131,6 +131,10 @@ def _check_strings(items: list[Any], name: str, allow_none: bool = False) -> boo
     return any(item is None for item in items)
 
 
+class MissingReferenceError(ValueError):
+    """A segment for which every reference stream holds None."""
+
+
 def check_corpus(hypotheses: object, references: object) -> tuple[list[str], list[list[str | None]]]:
     """Validate corpus input: a list of hypothesis strings and a list of reference streams of equal length."""
     hyps = _as_list(hypotheses, "hypotheses", ordered=True)
@@ -158,7 +162,7 @@ def check_corpus(hypotheses: object, references: object) -> tuple[list[str], lis
         checked.append(items)
     for i in range(len(hyps) if missing else 0):
         if all(stream[i] is None for stream in checked):
-            raise ValueError(f"segment {i + 1} has no reference (all streams hold None there)")
+            raise MissingReferenceError(f"segment {i + 1} has no reference (all streams hold None there)")
     return hyps, checked
 
 

@@ -5,6 +5,12 @@ and ``corpus_score``, ``sentence_score`` and ``get_signature`` return objects wi
 the same ``str()`` and ``format()`` text.  ``corpus_bleu``, ``sentence_bleu`` and ``raw_corpus_bleu`` keep
 sacreBLEU's signatures.  Differences: hypotheses and references of different lengths are an error here
 (sacreBLEU silently scores the shorter), and only BLEU is provided (no chrF or TER).
+
+Errors are raised where sacreBLEU raises, as classes that derive from both this library's ``ValueError`` and
+the exception sacreBLEU raises there (``KeyError`` for an unknown tokenizer, ``AssertionError`` for an unknown
+smoothing method, ``RuntimeError`` without MeCab, ``ImportError`` for the SentencePiece tokenizers,
+``TypeError`` for hypotheses that are not a sequence or a segment without any reference, ``IndexError`` for an
+empty corpus), so that code catching either keeps working.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .api import check_corpus, sentence_references
+from .api import MissingReferenceError, check_corpus, sentence_references
 from .counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
 from .options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
 from .sacrebleu_format import (
@@ -31,6 +37,60 @@ from .significance import DEFAULT_SEED
 
 __all__ = ["BLEU", "BLEUScore", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
 
+
+class _SacreBLEUError(ValueError):
+    """A ValueError that is also the exception sacreBLEU raises in the same place (see the module docstring)."""
+
+    __str__ = ValueError.__str__  # KeyError would quote the message
+
+
+class UnknownTokenizerError(_SacreBLEUError, KeyError):
+    """A tokenizer name sacreBLEU does not know."""
+
+
+class UnknownSmoothingError(_SacreBLEUError, AssertionError):
+    """A smoothing method sacreBLEU does not know."""
+
+
+class MissingMeCabError(_SacreBLEUError, RuntimeError):
+    """ja-mecab (or ko-mecab) without the MeCab packages."""
+
+
+class SentencePieceError(_SacreBLEUError, ImportError):
+    """spm, flores101, flores200: sacreBLEU's SentencePiece tokenizers, not re-implemented here."""
+
+
+class NotTextError(_SacreBLEUError, TypeError):
+    """Hypotheses that are not a sequence, or a segment with no reference at all."""
+
+
+class EmptyCorpusError(_SacreBLEUError, IndexError):
+    """No hypothesis to score."""
+
+
+SENTENCEPIECE_TOKENIZERS = ("spm", "flores101", "flores200")
+MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
+
+
+def _options(name: str, settings: dict[str, Any]) -> BleuOptions:
+    """:func:`make_options`, its errors raised as sacreBLEU's (see the module docstring)."""
+    try:
+        return make_options(tokenize=name, **settings)
+    except ValueError as error:
+        if settings["smooth"] not in SMOOTH_DEFAULTS:
+            raise UnknownSmoothingError(str(error)) from error
+        if name in MECAB_TOKENIZERS:
+            raise MissingMeCabError(str(error)) from error
+        if name in SENTENCEPIECE_TOKENIZERS:
+            message = f"tokenizer {name!r} is sacreBLEU's SentencePiece tokenizer, which bleu_core does not provide"
+            raise SentencePieceError(message) from error
+        if name not in TOKENIZERS:
+            raise UnknownTokenizerError(str(error)) from error
+        raise
+
+
+#: sacreBLEU's default add-k value, an int: the counts it reports stay ints.
+SACREBLEU_ADD_K = 1
 #: sacreBLEU's name for a BLEU result (fields ``score``, ``counts``, ``totals``, ``precisions``, ``bp``, ...).
 BLEUScore = Score
 
@@ -62,26 +122,42 @@ class BLEU:
         self.max_ngram_order = max_ngram_order
         self.effective_order = effective_order
         name = tokenize if tokenize is not None else LANGUAGE_TOKENIZERS.get(trg_lang, self.TOKENIZER_DEFAULT)
-        self.options: BleuOptions = make_options(
-            max_order=max_ngram_order,
-            tokenize=name,
-            lowercase=lowercase,
-            smooth=smooth_method,
-            smooth_value=smooth_value,
-            effective_order=effective_order,
-        )
+        settings = {
+            "max_order": max_ngram_order,
+            "lowercase": lowercase,
+            "smooth": smooth_method,
+            "smooth_value": smooth_value,
+            "effective_order": effective_order,
+        }
+        self.options: BleuOptions = _options(name, settings)
         self.tokenizer_signature = tokenizer_signature(name)
+        # the add-k value as sacreBLEU keeps it (its default is the int 1): added to the counts it reports
+        self._add_k = smooth_value if smooth_value is not None else SACREBLEU_ADD_K
         self.num_refs: int | None = None
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
         self._cache: PreparedReferences | None = None
+        self._tokenizer: Any = None
         if references is not None:
             self._cache = self._prepare(references, None)
+
+    @property
+    def tokenizer(self) -> Any:
+        """sacreBLEU's own tokenizer object for this metric's tokenizer (``BLEU().tokenizer(line)``, as in sacreBLEU);
+        scoring does not use it (bleu_core's tokenizers give the same tokens, tested)."""
+        if self._tokenizer is None:
+            import sacrebleu
+
+            self._tokenizer = sacrebleu.BLEU(tokenize=self.options.tokenize).tokenizer
+        return self._tokenizer
 
     def _prepare(self, references: Sequence[Sequence[str | None]], n_segments: int | None) -> PreparedReferences:
         streams = [list(stream) for stream in references] if not isinstance(references, str) else references
         hyps = [""] * (len(streams[0]) if streams and n_segments is None else n_segments or 0)
-        _, checked = check_corpus(hyps, streams)
+        try:
+            _, checked = check_corpus(hyps, streams)
+        except MissingReferenceError as error:
+            raise NotTextError(str(error)) from error
         prepared = prepare_references(
             checked, tokenize=self.options.tokenize, lowercase=self.options.lowercase, max_order=self.options.max_order
         )
@@ -89,7 +165,11 @@ class BLEU:
         return prepared
 
     def _statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> Any:
-        hyps, _ = check_corpus(hypotheses, [[""] * len(list(hypotheses))])
+        if not isinstance(hypotheses, Sequence):
+            raise NotTextError("BLEU: `hyps` should be a sequence of strings.")
+        if len(hypotheses) == 0:
+            raise EmptyCorpusError("BLEU: there are no hypotheses to score (sacreBLEU fails on an empty corpus)")
+        hyps, _ = check_corpus(hypotheses, [[""] * len(hypotheses)])
         if references:
             return self._once(hyps, references)
         if self._cache is not None:
@@ -110,7 +190,10 @@ class BLEU:
         Measured (``python -m bench.run --tasks dropin``, en-de): 48.6 -> 27.8 ms, 0.110 -> 0.053 of sacreBLEU's time.
         """
         streams = [list(stream) for stream in references] if not isinstance(references, str) else references
-        _, checked = check_corpus(hyps, streams)
+        try:
+            _, checked = check_corpus(hyps, streams)
+        except MissingReferenceError as error:
+            raise NotTextError(str(error)) from error
         options = self.options
         stats, self.num_refs = stream_statistics(
             hyps, checked, tokenize=options.tokenize, lowercase=options.lowercase, max_order=options.max_order
@@ -125,7 +208,7 @@ class BLEU:
     ) -> Score:
         """Corpus BLEU (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
         stats = self._statistics(hypotheses, references)
-        score = corpus_score(stats, self.options)
+        score = corpus_score(stats, self.options, self._add_k)
         if n_bootstrap > 1:
             self.n_bootstrap = n_bootstrap
             self.seed = str(DEFAULT_SEED)
@@ -138,9 +221,13 @@ class BLEU:
             raise TypeError("BLEU: The argument `hyp` should be a string.")
         if isinstance(references, str) or not isinstance(references, Sequence):
             raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
+        if not references:
+            raise EmptyCorpusError("BLEU: no references given (sacreBLEU fails on an empty list)")
+        if all(ref is None for ref in references):
+            raise NotTextError("BLEU: every reference is None; give at least one reference string")
         streams = sentence_references([ref for ref in references if ref is not None])
         stats = self._statistics([hypothesis], streams)
-        return score_rows(stats, self.options)[0]
+        return score_rows(stats, self.options, self._add_k)[0]
 
     def get_signature(self) -> Signature:
         """The reproducibility signature (known once references were seen: it counts them)."""
@@ -172,7 +259,7 @@ class BLEU:
             np.asarray([sys_len], dtype=np.int64),
             np.asarray([ref_len], dtype=np.int64),
         )
-        return score_rows(stats, options)[0]
+        return score_rows(stats, options, smooth_value if smooth_value is not None else SACREBLEU_ADD_K)[0]
 
 
 def corpus_bleu(

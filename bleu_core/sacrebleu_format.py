@@ -154,8 +154,11 @@ class Score:
     __repr__ = __str__
 
 
-def score_rows(stats: SegmentStats, options: BleuOptions) -> list[Score]:
-    """One :class:`Score` per row of ``stats`` (rows are corpora or segments), in sacreBLEU's arithmetic."""
+def score_rows(stats: SegmentStats, options: BleuOptions, add_k: float | None = None) -> list[Score]:
+    """One :class:`Score` per row of ``stats`` (rows are corpora or segments), in sacreBLEU's arithmetic.
+
+    ``add_k``: the smoothing value as the caller gave it, which sacreBLEU adds to the counts it reports under
+    add-k (so an int keeps them ints, as sacreBLEU's default 1 does); None: the options' value."""
     arrays = score_statistics(stats, options, scale=PERCENT)
     order = options.max_order
     matches = stats.matches[:, :order].tolist()
@@ -166,8 +169,9 @@ def score_rows(stats: SegmentStats, options: BleuOptions) -> list[Score]:
         sizes: list[int | float] = list(totals[i])
         if options.smooth == "add-k" and any(counts):
             # sacreBLEU adds k to the counts it reports, for every order above the first.
-            counts[1:] = [c + options.smooth_amount for c in counts[1:]]
-            sizes[1:] = [t + options.smooth_amount for t in sizes[1:]]
+            k = options.smooth_amount if add_k is None else add_k
+            counts[1:] = [c + k for c in counts[1:]]
+            sizes[1:] = [t + k for t in sizes[1:]]
         precisions = [float(p) for p in arrays.precisions[i]]
         sys_len, ref_len = int(stats.hyp_len[i]), int(stats.ref_len[i])
         bp = _brevity_penalty(sys_len, ref_len)
@@ -221,9 +225,9 @@ def bootstrap(stats: SegmentStats, options: BleuOptions, n_samples: int, seed: i
     return scores
 
 
-def corpus_score(stats: SegmentStats, options: BleuOptions) -> Score:
-    """The corpus score of per-segment statistics."""
-    return score_rows(stats.summed() if len(stats) != 1 else stats, options)[0]
+def corpus_score(stats: SegmentStats, options: BleuOptions, add_k: float | None = None) -> Score:
+    """The corpus score of per-segment statistics (``add_k``: see :func:`score_rows`)."""
+    return score_rows(stats.summed() if len(stats) != 1 else stats, options, add_k)[0]
 
 
 def table_text(columns: dict[str, list[str]], format_name: str, width: int) -> str:

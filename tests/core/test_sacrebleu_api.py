@@ -9,6 +9,7 @@ import pytest
 import sacrebleu
 
 import bleu_core.sacrebleu_api as ours
+from bleu_core.options import mecab_available
 from bleu_core.version import __version__
 from tests.conftest import Pair, read_plain
 
@@ -18,6 +19,7 @@ SETTINGS: list[dict[str, Any]] = [
     {"lowercase": True, "tokenize": "intl"},
     {"smooth_method": "add-k"},
     {"smooth_method": "add-k", "smooth_value": 0.5, "effective_order": True},
+    {"smooth_method": "add-k", "smooth_value": 2},
     {"smooth_method": "floor", "smooth_value": 0.2, "effective_order": True},
     {"smooth_method": "none", "tokenize": "char"},
     {"max_ngram_order": 2},
@@ -33,6 +35,8 @@ def unversioned(text: str) -> str:
 def same_score(theirs: Any, mine: Any, signature: tuple[str, str] = ("", "")) -> None:
     for field in FIELDS:
         assert getattr(mine, field) == getattr(theirs, field), field
+    for field in ("counts", "totals"):  # the same types too: add-k's int default keeps sacreBLEU's counts ints
+        assert repr(getattr(mine, field)) == repr(getattr(theirs, field)), field
     assert str(mine) == str(theirs) and repr(mine) == repr(theirs)
     for width in (0, 1, 2, 4):
         for score_only in (False, True):
@@ -136,6 +140,44 @@ def test_errors() -> None:
         ours.BLEU().corpus_score(["a"], None)
     with pytest.raises(ValueError, match="hypotheses"):  # sacreBLEU silently scores the shorter one
         ours.BLEU().corpus_score(["a", "b"], [["a"]])
+
+
+#: Calls that fail in sacreBLEU 2.6: ours must raise an exception of the same class (and a ValueError of its own).
+FAILING_CALLS: dict[str, Any] = {
+    "unknown tokenizer": lambda m: m.BLEU(tokenize="foo"),
+    "unknown smoothing": lambda m: m.BLEU(smooth_method="foo"),
+    "SentencePiece tokenizer": lambda m: m.BLEU(tokenize="spm").corpus_score(["a"], [["a"]]),
+    "segment without a reference": lambda m: m.corpus_bleu(["a b"], [[None]]),
+    "hypotheses from a generator": lambda m: m.corpus_bleu((x for x in ["a b"]), [["a b"]]),
+    "empty corpus": lambda m: m.corpus_bleu([], [[]]),
+    "empty corpus, BLEU object": lambda m: m.BLEU().corpus_score([], [[]]),
+    "sentence with None as reference": lambda m: m.sentence_bleu("a", [None]),
+    "sentence without references": lambda m: m.sentence_bleu("a", []),
+}
+if not mecab_available():
+    FAILING_CALLS["ja without MeCab"] = lambda m: m.BLEU(trg_lang="ja")
+
+
+@pytest.mark.parametrize("call", list(FAILING_CALLS), ids=str)
+def test_errors_are_sacrebleus_classes(call: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            FAILING_CALLS[call](sacrebleu)
+        except Exception as error:  # the class is what is compared
+            theirs: BaseException = error
+        else:
+            pytest.fail("sacreBLEU no longer fails here")
+    with pytest.raises(type(theirs)) as mine:
+        FAILING_CALLS[call](ours)
+    assert isinstance(mine.value, ValueError)
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "zh", "char", "none"])
+def test_tokenizer_attribute_is_sacrebleus(tokenize: str) -> None:
+    lines = ["Hello, world!", "  two  spaces ", "猫が好き。1,000.5 x-y", ""]
+    theirs = sacrebleu.BLEU(tokenize=tokenize).tokenizer
+    assert [ours.BLEU(tokenize=tokenize).tokenizer(line) for line in lines] == [theirs(line) for line in lines]
 
 
 def test_code_written_for_sacrebleu_runs_unchanged() -> None:
