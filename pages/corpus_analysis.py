@@ -192,10 +192,6 @@ def _produced_table(where: Any, frame: Any, key: str) -> None:
     )
 
 
-#: Words written two ways shown in the notice (all of them count in its totals).
-TWINS_SHOWN = 8
-
-
 def _twins(key: str, counts: Any) -> None:
     """A notice when the system writes words with other characters than the references (’ against ')."""
     twins = cached.twins_cached(key, counts)
@@ -204,8 +200,9 @@ def _twins(key: str, counts: Any) -> None:
     with st.container(border=True):
         st.warning(t("corpus.twins_intro", words=len(twins), count=matches_at_stake(twins)))
         st.dataframe(
-            corpus_analysis_views.twins_frame(twins[:TWINS_SHOWN], lambda kind: t(f"corpus.twins_kind_{kind}")),
+            corpus_analysis_views.twins_frame(twins, lambda kind: t(f"corpus.twins_kind_{kind}")),
             hide_index=True,
+            height=min(36 * (len(twins) + 1) + 3, 330),  # every one, scrolling after eight
             key="co_twins",
             column_config={
                 "reference": st.column_config.TextColumn(t("corpus.twins_col_reference")),
@@ -215,7 +212,7 @@ def _twins(key: str, counts: Any) -> None:
                 "lost": st.column_config.NumberColumn(t("corpus.twins_col_count"), format="%d"),
             },
         )
-        st.caption(t("corpus.twins_advice", shown=min(len(twins), TWINS_SHOWN), words=len(twins)))
+        st.caption(t("corpus.twins_advice"))
 
 
 def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 import pandas as pd
 import streamlit as st
@@ -55,8 +56,17 @@ def _column_config(frame: pd.DataFrame) -> dict[str, object]:
 def _table(frame: pd.DataFrame) -> None:
     top_len = max(int(frame["ref len"].max()), 1)
     cols = st.columns([2, 2, 2, 1])
-    score_range = cols[0].slider(t("corpus.filter_score"), 0.0, 100.0, (0.0, 100.0), step=1.0, key="co_score_range")
-    length_range = cols[1].slider(t("corpus.filter_length"), 0, top_len, (0, top_len), key="co_length_range")
+    # defaults through the session only: a value given both ways makes Streamlit warn (the language switch and
+    # the page store write these keys)
+    ss = st.session_state
+    ss.setdefault("co_score_range", (0.0, 100.0))
+    low, high = ss.get("co_length_range", (0, top_len))
+    ss["co_length_range"] = (min(max(int(low), 0), top_len), min(max(int(high), 0), top_len))
+    # (a tuple in the session makes these range sliders, as Streamlit documents)
+    score_range = cast(
+        tuple[float, float], cols[0].slider(t("corpus.filter_score"), 0.0, 100.0, step=1.0, key="co_score_range")
+    )
+    length_range = cast(tuple[int, int], cols[1].slider(t("corpus.filter_length"), 0, top_len, key="co_length_range"))
     sort = cols[2].selectbox(
         t("corpus.sort"), list(corpus_views.SORTS), format_func=choices("corpus.sort_"), key="co_sort"
     )

@@ -208,6 +208,6 @@ def test_words_written_with_other_characters_are_named_in_the_ngram_view() -> No
     rows = {(r.reference, r.hypothesis): r for r in table.itertuples()}
     assert rows[("don’t", "don't")].lost == 2
     assert rows[("don’t", "don't")].characters == "’ U+2019 → ' U+0027"
-    assert rows[("–", "-")].kind == "dash or hyphen"
+    assert rows[("–", "-")].kind == "dash, hyphen or minus"
     notice = next(w.value for w in at.warning if "other characters" in w.value)
-    assert notice.startswith("2 words") and "up to 3 unigram matches" in notice
+    assert notice.startswith("2 words or marks") and "up to 3 unigram matches" in notice
