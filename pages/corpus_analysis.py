@@ -70,11 +70,14 @@ def _other_systems(n_segments: int) -> dict[str, list[str]]:
     systems = S.other_systems(ss)
     # Clearing gives the uploader a new key: Streamlit cannot empty an uploader from the script.
     generation = ss.setdefault(S.KEPT + "co_other_generation", 0)
+    key = f"co_other_files_{generation}"
     uploaded = st.file_uploader(
         t("diagnosis.others_upload"),
         accept_multiple_files=True,
-        key=f"co_other_files_{generation}",
+        key=key,
         help=t("diagnosis.others_help"),
+        on_change=_merge_others,
+        args=(key,),
     )
     for file in uploaded or []:
         try:
@@ -90,6 +93,19 @@ def _other_systems(n_segments: int) -> dict[str, list[str]]:
     if systems:
         st.button(t("diagnosis.others_clear"), key="co_other_clear", on_click=_clear_others)
     return usable
+
+
+def _merge_others(key: str) -> None:
+    """New uploads go into the store before the run, so that the expander's label counts them (the run itself
+    reports the files it cannot read)."""
+    ss = st.session_state
+    systems = S.other_systems(ss)
+    for file in ss.get(key) or []:
+        try:
+            systems[file.name] = cached.decode_cached(file.getvalue(), file.name)
+        except InputFileError:
+            continue
+    ss[S.SYSTEMS] = systems
 
 
 def _clear_others() -> None:

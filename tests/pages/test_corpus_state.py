@@ -192,6 +192,7 @@ def test_other_systems_make_the_diagnosis_relative() -> None:
     others = [(f"{name}.txt", text_bytes(list(lines)), "text/plain") for name, lines in DEMO_SYSTEMS.items()]
     at.file_uploader(key="co_other_files_0").set_value(others).run()
     assert not at.exception
+    assert any(e.label == f"Other systems on the same test set ({len(DEMO_SYSTEMS)} loaded)" for e in at.expander)
     table = next(d.value for d in at.dataframe if "others' median" in d.value.columns)
     assert table["term"].tolist()[:4] == ["p1", "p2", "p3", "p4"] and table["term"].tolist()[-2:] == ["BP", "c/r"]
     # The demo's own system is among the loaded ones: it ranks among len(DEMO_SYSTEMS) + 1 systems.
