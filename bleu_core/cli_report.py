@@ -48,7 +48,7 @@ class Report:
 
 
 def _signature(options: BleuOptions, n_refs: int, tok: str, extra: dict[str, object] | None = None) -> Signature:
-    return bleu_signature(options, n_refs, tok, extra)
+    return bleu_signature(options, n_refs, tok, extra, extensions=True)
 
 
 def single_system(stats: SegmentStats, options: BleuOptions, n_refs: int, tok: str, report: Report) -> str:

@@ -58,6 +58,8 @@ def system_names(inputs: list[str], paired: bool) -> list[str]:
                 continue
             raise ValueError(f"{name!r} already used to name a system; give every system a different file name")
         names.append(name)
+    if paired and len(names) < 2:  # the baseline given again is skipped, as sacreBLEU does, and then fails
+        raise ValueError(f"{inputs[0]!r} was also given as the baseline; paired tests need several systems (-i)")
     return names
 
 

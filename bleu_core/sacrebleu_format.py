@@ -36,6 +36,8 @@ SIGNATURE_KEYS: dict[str, str] = {
     "eff": "e",
     "tok": "tok",
     "smooth": "s",
+    "ngram": "n",  # bleu_core's CLI only, with --max-ngram-order or --weights (sacreBLEU has neither flag)
+    "w": "w",
     "version": "v",
 }
 
@@ -81,10 +83,19 @@ class Signature:
 
 
 def bleu_signature(
-    options: BleuOptions, n_refs: int, tokenizer_signature: str, extra: dict[str, object] | None = None
+    options: BleuOptions,
+    n_refs: int,
+    tokenizer_signature: str,
+    extra: dict[str, object] | None = None,
+    extensions: bool = False,
 ) -> Signature:
-    """sacreBLEU's BLEU signature (``n_refs`` -1 prints ``var``); ``extra``: bs, ar, seed entries."""
-    fields = options.signature_fields(n_refs)  # ngram and w are not among sacreBLEU's keys: never printed
+    """sacreBLEU's BLEU signature (``n_refs`` -1 prints ``var``); ``extra``: bs, ar, seed entries.
+
+    ``extensions``: also ``ngram`` and ``w`` when they are not the defaults (the command line's own flags, so that
+    a BLEU-2 cannot pass for BLEU); sacreBLEU's API prints neither, even for its ``max_ngram_order``."""
+    fields = options.signature_fields(n_refs)
+    if not extensions:
+        fields = {key: value for key, value in fields.items() if key not in ("ngram", "w")}
     info: dict[str, object] = {**fields, "tok": tokenizer_signature, "version": __version__, **(extra or {})}
     return Signature(info)
 

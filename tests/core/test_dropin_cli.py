@@ -143,8 +143,14 @@ def test_tab_separated_systems_on_standard_input(odd: Path) -> None:
 
 @pytest.mark.parametrize(
     "flags",
-    [["-tok", "spm"], ["-sl", "--confidence"], ["--paired-bs"], ["-sl", "-i", "a", "b"]],
-    ids=["unsupported-tokenizer", "sl-confidence", "paired-one-system", "sl-two-systems"],
+    [
+        ["-tok", "spm"],
+        ["-sl", "--confidence"],
+        ["--paired-bs"],
+        ["-sl", "-i", "a", "b"],
+        ["-i", "hyp-plain.txt", "hyp-plain.txt", "--paired-bs"],
+    ],
+    ids=["unsupported-tokenizer", "sl-confidence", "paired-one-system", "sl-two-systems", "paired-baseline-twice"],
 )
 def test_refusals_have_sacrebleus_exit_status(odd: Path, flags: list[str]) -> None:
     args = ["ref.txt", "-i", "hyp-plain.txt", *flags] if "-i" not in flags else ["ref.txt", *flags]
@@ -242,3 +248,18 @@ def test_sentence_level_every_pair(pairs: list[Pair]) -> None:
     for pair in pairs:
         flags = ["-sl", "-tok", pair.tokenize]
         assert_same([*map(str, pair.references), "-i", str(pair.systems[-1]), *flags])
+
+
+def test_our_own_flags_name_themselves_in_the_signature(odd: Path) -> None:
+    """--max-ngram-order and --weights are not sacreBLEU's: a BLEU-2 or a weighted score says so in its signature."""
+    (_, standard), _ = run_both(["ref.txt", "-i", "hyp-plain.txt", "-f", "text"], cwd=odd)
+    for flags, field in ((["--max-ngram-order", "2"], "ngram:2"), (["--weights", "0.5,0.5,0,0"], "w:0.5,0.5,0,0")):
+        done = subprocess.run(
+            [sys.executable, "-m", "bleu_core", "ref.txt", "-i", "hyp-plain.txt", "-f", "text", *flags],
+            cwd=odd,
+            capture_output=True,
+            env={**os.environ, **ENV},
+            check=True,
+        )
+        signature = done.stdout.decode().split(" = ")[0]
+        assert f"|{field}|" in signature and f"|{field}|" not in standard.decode()
