@@ -67,7 +67,6 @@ def finding_text(finding: Finding, analysis: CorpusAnalysis) -> str:
 def _other_systems(n_segments: int) -> dict[str, list[str]]:
     """Other systems' outputs for the same test set, kept in the shared store (loaded here or on Compare)."""
     ss = st.session_state
-    systems = S.other_systems(ss)
     # Clearing gives the uploader a new key: Streamlit cannot empty an uploader from the script.
     generation = ss.setdefault(S.KEPT + "co_other_generation", 0)
     key = f"co_other_files_{generation}"
@@ -79,14 +78,12 @@ def _other_systems(n_segments: int) -> dict[str, list[str]]:
         on_change=_merge_others,
         args=(key,),
     )
-    for file in uploaded or []:
+    for file in uploaded or []:  # (merged into the store by _merge_others; here the unreadable ones are named)
         try:
-            lines = cached.decode_cached(file.getvalue(), file.name)
+            cached.decode_cached(file.getvalue(), file.name)
         except InputFileError as error:
             st.error(views.md_escape(error_text(error)))
-            continue
-        systems[file.name] = lines
-    ss[S.SYSTEMS] = systems
+    systems = S.other_systems(ss)
     usable = {name: lines for name, lines in systems.items() if len(lines) == n_segments}
     if len(usable) < len(systems):
         st.warning(t("diagnosis.others_mismatch", count=len(systems) - len(usable), segments=n_segments))
