@@ -303,3 +303,19 @@ def test_files_uploaded_on_implementations_open_the_corpus_page() -> None:
     at.radio(key="co_mode").set_value("upload").run()
     assert not at.exception
     assert metric(at, "BLEU ×100") == f"{sacrebleu.corpus_bleu(hyps, [refs]).score:.2f}"
+
+
+def test_words_written_two_ways_speak_chinese() -> None:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["ui_language"] = "zh"
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.radio(key="co_mode").set_value("paste").run()
+    at.text_area(key="co_paste_hyp").set_value("We don't know - yet.\nThey don't care.").run()
+    at.text_area(key="co_paste_ref0").set_value("We don’t know – yet.\nThey don’t care.").run()
+    at.radio(key="co_view").set_value("ngrams").run()
+    assert not at.exception
+    notice = next(w.value for w in at.warning if "使用了与参考译文不同的字符" in w.value)
+    table = next(d.value for d in at.dataframe if "characters" in d.value.columns)
+    assert set(table["kind"]) == {"撇号", "破折号、连字符或减号"}
+    assert untranslated([notice, *(c.value for c in at.caption)], allowed=["hypothesis", "reference"]) == {}
