@@ -203,14 +203,20 @@ def test_other_systems_make_the_diagnosis_relative() -> None:
     assert not any("others' median" in d.value.columns for d in at.dataframe)
 
 
-def test_linter_findings_speak_chinese() -> None:
+def pasted_in_chinese(hypotheses: str, reference: str) -> AppTest:
+    """The Corpus page through app.py in Chinese, on a pasted hypothesis and reference."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["ui_language"] = "zh"
     at.run()
     at.switch_page("pages/corpus.py").run()
     at.radio(key="co_mode").set_value("paste").run()
-    at.text_area(key="co_paste_hyp").set_value("the cat sat .\nit is n't here .").run()
-    at.text_area(key="co_paste_ref0").set_value("the cat sat .\nit is n't here .").run()
+    at.text_area(key="co_paste_hyp").set_value(hypotheses).run()
+    at.text_area(key="co_paste_ref0").set_value(reference).run()
+    return at
+
+
+def test_linter_findings_speak_chinese() -> None:
+    at = pasted_in_chinese("the cat sat .\nit is n't here .", "the cat sat .\nit is n't here .")
     warnings = [w.value for w in at.warning]
     assert any("看起来已经分过词" in w for w in warnings) and any("完全相同" in w for w in warnings), warnings
     assert untranslated(warnings, allowed=["hypothesis", "reference"]) == {}
@@ -306,13 +312,7 @@ def test_files_uploaded_on_implementations_open_the_corpus_page() -> None:
 
 
 def test_words_written_two_ways_speak_chinese() -> None:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["ui_language"] = "zh"
-    at.run()
-    at.switch_page("pages/corpus.py").run()
-    at.radio(key="co_mode").set_value("paste").run()
-    at.text_area(key="co_paste_hyp").set_value("We don't know - yet.\nThey don't care.").run()
-    at.text_area(key="co_paste_ref0").set_value("We don’t know – yet.\nThey don’t care.").run()
+    at = pasted_in_chinese("We don't know - yet.\nThey don't care.", "We don’t know – yet.\nThey don’t care.")
     at.radio(key="co_view").set_value("ngrams").run()
     assert not at.exception
     notice = next(w.value for w in at.warning if "使用了与参考译文不同的字符" in w.value)
