@@ -129,9 +129,9 @@ def on_upload(kind: str) -> None:
         try:
             texts.append((f.name, [line for line in cached.decode_cached(f.getvalue(), f.name) if line.strip()]))
         except InputFileError as error:
-            failed.append(error_text(error))
+            failed.append(views.md_escape(error_text(error)))
     if not failed and not any(lines for _, lines in texts):
-        failed.append(t("explain.upload_empty", names=", ".join(f.name for f in files)))
+        failed.append(t("explain.upload_empty", names=", ".join(views.md_escape(f.name) for f in files)))
     if failed:
         problems[kind] = failed
         return
@@ -139,7 +139,7 @@ def on_upload(kind: str) -> None:
         name, lines = texts[0]
         ss[S.CANDIDATE] = lines[0]
         if len(lines) > 1:
-            problems[kind] = [t("explain.upload_first_line", name=name, count=len(lines))]
+            problems[kind] = [t("explain.upload_first_line", name=views.md_escape(name), count=len(lines))]
     else:
         ss[S.REFERENCES] = "\n".join(" ".join(lines) for _, lines in texts if lines)
         ss[S.UPLOADED] = [(name, len(lines)) for name, lines in texts if lines]
@@ -262,7 +262,9 @@ def inputs() -> tuple[str, list[str]]:
             for problem in (ss.get(S.UPLOAD_ERROR) or {}).get(kind, ()):
                 where.error(problem)
     if ss.get(S.UPLOADED):
-        files = ", ".join(t("explain.upload_file_lines", name=name, lines=lines) for name, lines in ss[S.UPLOADED])
+        files = ", ".join(
+            t("explain.upload_file_lines", name=views.md_escape(name), lines=lines) for name, lines in ss[S.UPLOADED]
+        )
         st.info(t("explain.upload_as_references", files=files))
     references = [line for line in ss[S.REFERENCES].split("\n") if line.strip()]
     return ss[S.CANDIDATE], references
