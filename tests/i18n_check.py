@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 TECHNICAL = frozenset(
     " ".join(
         (
-            "bleu bleu-k sacrebleu nltk matlab bleuevaluationscore torchmetrics evaluate hugging face perl moses multi d2l",
-            "gram grams ngram n-gram n-grams p_n w_n add-k count_clip clip count exp log min max ratio",
+            "bleu sacrebleu nltk matlab bleuevaluationscore torchmetrics evaluate hugging face perl moses multi d2l",
+            "bleu-k gram grams ngram n-gram n-grams p_n w_n add-k count_clip clip count exp log min max ratio",
             "intl char none floor add sum csv json tsv txt latex wmt utf utf-8 bom papineni compare-mt",
             "dask parquet arrow url ter chrf dataframe nul",
             "holm bonferroni barrault kocmi html multi-bleu nan",
