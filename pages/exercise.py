@@ -19,7 +19,7 @@ from bleu_core.exercise_checks import Quantity, Verdict, check_answer, exercise_
 from bleu_core.exercises import TRAPS, Exercise, exercise_from_preset, exercise_from_text, generate_exercise
 from bleu_core.explain import Explanation
 from bleu_core.options import SMOOTH_DEFAULTS
-from pages import cached
+from pages import cached, share
 from pages.explain_link import build_link
 from pages.i18n import language, t, with_language
 
@@ -35,6 +35,7 @@ SMOOTH = "exercise_smooth"
 LOADED = "exercise_loaded"
 CHECKED = "exercise_checked"  # {step id: verdicts of the last submit}
 REVEALED = "exercise_revealed"  # {step id}
+LAST_LINK = "exercise_last_link"  # the query of the exercise last shown, to come back to it from Explain
 ANY = "any"
 PRESET_KEYS = tuple(p.key for p in PRESETS)
 
@@ -332,8 +333,31 @@ def walkthrough_link(exercise: Exercise) -> str:
     return "?" + urllib.parse.urlencode(with_language(query), doseq=True)
 
 
+def enter() -> None:
+    """From the Explain page into exercise mode: the exercise last shown (its link), else exercise 1, unsolved."""
+    ss = st.session_state
+    ss[LOADED] = False
+    ss[CHECKED], ss[REVEALED] = {}, set()
+    st.query_params.from_dict(ss.get(LAST_LINK) or with_language({"exercise": "1"}))
+
+
+def leave() -> None:
+    """Back to the Explain page's walkthrough (its text and settings are kept while the exercise is shown)."""
+    st.session_state[LAST_LINK] = link_query()
+    st.query_params.from_dict(with_language({}))
+
+
+def entry_button(where: Any = st) -> None:
+    """The way into exercise mode, on the Explain page."""
+    where.button(
+        t("exercise.entry.open"), icon=":material/edit_note:", on_click=enter, help=t("exercise.entry.open_help")
+    )
+
+
 def render_exercise() -> None:
     """The whole exercise mode: choose an exercise, show it, and walk through its steps."""
+    link_slot = share.place()
+    st.button(t("exercise.entry.back"), icon=":material/arrow_back:", on_click=leave)
     st.title(t("exercise.title"))
     st.caption(t("exercise.intro"))
     for problem in initialize():
@@ -343,6 +367,7 @@ def render_exercise() -> None:
     ss.setdefault(REVEALED, set())
     exercise = choose()
     sync_link()
+    link_slot.fill()
     if exercise is None:
         return
     trace = cached.explain_cached(exercise.candidate, exercise.references, exercise.options)

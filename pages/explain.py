@@ -13,7 +13,7 @@ from bleu_core.i18n import text
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.reader import InputFileError
 from bleu_core.tools.nltk import nltk_smoothing_scores
-from pages import cached, controls, ensure_app_navigation, exercise, explain_link, present, views, walkthrough
+from pages import cached, controls, ensure_app_navigation, exercise, explain_link, present, share, views, walkthrough
 from pages import state as S
 from pages.i18n import error_text, language, t, with_language
 
@@ -183,7 +183,10 @@ def smoothing_value() -> float | None:
 def sidebar() -> tuple[BleuOptions | None, list[float]]:
     ss = st.session_state
     with st.sidebar:
-        st.toggle(t("explain.present"), key=S.PRESENT, help=t("explain.present_help"))
+        st.toggle(
+            t("explain.present"), key=S.PRESENT, help=t("explain.present_help"), on_change=present.enter, args=(S.STEP,)
+        )
+        exercise.entry_button()
         st.header(t("settings.header"))
         st.slider(t("settings.max_n"), 1, S.MAX_ORDER_LIMIT, key=S.MAX_N)
         max_n = ss[S.MAX_N]
@@ -404,8 +407,10 @@ def sync_query(values: dict[str, Any]) -> None:
 
 
 if st.query_params.get("exercise") == "1":
+    keep_values()  # the walkthrough's text and settings wait for the way back
     exercise.render_exercise()
     st.stop()
+link_slot = share.place()
 problems = initialize()
 keep_values()
 options, raw_weights = sidebar()
@@ -429,3 +434,4 @@ else:
     else:  # every weight is 0: say so where the results would be, not only in the sidebar
         st.error(t("settings.all_zero"), icon=":material/error:")
 sync_query(page_values(options, raw_weights))
+link_slot.fill()

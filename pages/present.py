@@ -2,57 +2,281 @@
 
 sentences -> tokens -> one clipped-count table per order -> p_n as fractions -> reference lengths and the tie
 rule -> BP -> Σ w_n log p_n as a number -> the score.  The score appears on the last step only.  Large type,
-no sidebar, sized for a 1280x720 projector.
+no sidebar, sized for a 1280x720 projector: sentences, tokens and table rows that would not fit one screen go
+over several steps ("part k of m"), planned from the width of their text (:func:`plan`).  Tokens and n-grams
+are HTML-escaped text, never Markdown (a token ``-`` stays a dash, ``1.`` a number with its dot).  Keyboard:
+Right or Page Down is the next step, Left or Page Up the previous one (a presenter's clicker sends the Page keys).
 """
 
 from __future__ import annotations
 
+import html
 import math
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import pandas as pd
 import streamlit as st
 
 from bleu_core.explain import Explanation
-from bleu_core.i18n import Message
+from bleu_core.i18n import Message, text
 from bleu_core.options import BleuOptions
-from pages import cached, charts, controls, views, walkthrough
+from pages import cached, charts, views, walkthrough
 from pages.i18n import language, t
 
+#: Keys of the two buttons that only carry the Page Up / Page Down shortcuts (hidden: the arrows' buttons show).
+PAGE_UP, PAGE_DOWN = "present_page_up", "present_page_down"
+
+# --- Fitting a screen --------------------------------------------------------------------------------------------
+# Sizes in px of the projector and of the type the CSS above sets; the planner estimates text widths from them
+# (a little over, so that an estimate errs towards one more step rather than a cut-off screen).  The browser test
+# tests/e2e/test_present_keyboard_browser.py checks the result on a real 60-token WMT22 segment.
+
+#: The main area on a 1280x720 screen: 1280 less 2 rem of padding on either side.
+WIDTH = 1216
+SCREEN = 720
+TEXT_PX = 24  # prose, captions and token chips
+HEADING_PX = 32
+TABLE_PX = 22
+#: Height of a line: of prose, of a heading, of the chips (line-height 1.9), of a table cell (1.25 + padding).
+LINE = 38.4
+HEADING_LINE = 40 + 6.4
+CHIP_LINE = TEXT_PX * 1.9
+ROW = TABLE_PX * 1.25 + 5
+#: A table cell's padding and border, left and right; the gap between tables side by side.
+CELL = 18
+GAP = 24
+#: What every step spends outside its content: the padding above, the step caption, the heading, the buttons
+#: and Streamlit's 16 px between elements; the rest is the content's, less a margin for estimates.
+FRAME = 16 + LINE + 16 + 16 + 58 + 8 + 24
+
+
 #: Fixed CSS (no user text): no sidebar or header, body text >= 22 px, tables and formulas large.
-CSS = """
+CSS = f"""
 <style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
-header[data-testid="stHeader"] { display: none !important; }
-[data-testid="stMainBlockContainer"], .block-container { padding: 1rem 2rem 0.5rem 2rem !important; max-width: 1280px; }
+header[data-testid="stHeader"], .st-key-{PAGE_UP}, .st-key-{PAGE_DOWN} {{ display: none !important; }}
+[data-testid="stMainBlockContainer"], .block-container {{
+  padding: 1rem 2rem 0.5rem 2rem !important; max-width: 1280px;
+}}
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li, .tokens, .ngrams,
-[data-testid="stTable"] td, [data-testid="stTable"] th, [data-testid="stCaptionContainer"] {
+[data-testid="stTable"] td, [data-testid="stTable"] th, [data-testid="stCaptionContainer"] {{
   font-size: 24px !important;
-}
-[data-testid="stTable"] td, [data-testid="stTable"] th { padding: 1px 10px !important; line-height: 1.3 !important; }
-[data-testid="stHeading"] h2 { font-size: 36px !important; padding: 0.2rem 0 !important; }
-.katex { font-size: 1.5em !important; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
+}}
+[data-testid="stTable"] td, [data-testid="stTable"] th {{ padding: 1px 10px !important; line-height: 1.3 !important; }}
+[data-testid="stHeading"] h2 {{
+  font-size: {HEADING_PX}px !important; line-height: 1.25 !important; padding: 0.2rem 0 !important;
+}}
+.tokens {{ line-height: 1.9 !important; }}
+.tokens .tok {{ max-width: 100%; overflow-wrap: anywhere; }}
+.counts {{ display: flex; gap: {GAP}px; align-items: flex-start; }}
+.counts table {{ border-collapse: collapse; font-size: {TABLE_PX}px; line-height: 1.25; }}
+.counts th, .counts td {{ border: 1px solid rgba(49, 51, 63, 0.25); padding: 2px 8px; text-align: right;
+  white-space: nowrap; }}
+.counts th {{ background: rgba(49, 51, 63, 0.06); font-weight: 600; }}
+.counts td.ngram {{ text-align: left; font-family: "Source Code Pro", monospace; white-space: pre-wrap;
+  overflow-wrap: anywhere; }}
+.counts tr.total td {{ font-weight: 700; border-top: 2px solid rgba(49, 51, 63, 0.6); }}
+.counts tr.total td.ngram {{ font-family: inherit; }}
+.katex {{ font-size: 1.5em !important; }}
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {{
   font-size: 64px !important; line-height: 1.2 !important;
-}
-[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p { font-size: 28px !important; }
-.stButton button p, [data-testid="stWidgetLabel"] p { font-size: 22px !important; }
+}}
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {{ font-size: 28px !important; }}
+.stButton button p, [data-testid="stWidgetLabel"] p {{ font-size: 22px !important; }}
 /* the step number above the slider's thumb sat on the track; the caption says "Step k of N" */
-[data-testid="stSliderThumbValue"] { display: none !important; }
+[data-testid="stSliderThumbValue"] {{ display: none !important; }}
 </style>
 """
 
 
-#: Table rows (with the header) that fit one screen beside the heading, the p_n line and the buttons.
-ROWS_PER_TABLE = 10
-#: Tables side by side on one screen; an order with more rows (its totals row included) takes several steps.
-TABLES_PER_SCREEN = 3
-ROWS_PER_SCREEN = ROWS_PER_TABLE * TABLES_PER_SCREEN
+def em(value: str, mono: bool = False) -> float:
+    """The width of ``value`` in ems, a little over: a wide East Asian character 1 em, any other 0.6 em in a
+    monospace font and 0.56 em in the proportional one."""
+    narrow = 0.6 if mono else 0.56
+    return sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else narrow for ch in value)
+
+
+def lines(value: str, px: float, width: float = WIDTH) -> int:
+    """Lines that prose ``value`` takes at ``px`` in a block ``width`` wide (word wrap wastes up to a tenth)."""
+    return max(1, math.ceil(em(value) * px * 1.1 / width))
+
+
+class Chunk(NamedTuple):
+    """Part of one sentence on one screen: which sentence (0: the candidate, k: reference k), from and to which
+    character (sentences step) or token (tokens step), and whether it continues one begun on an earlier screen."""
+
+    sentence: int
+    start: int
+    end: int
+    continued: bool = False
+
+
+class Table(NamedTuple):
+    """Rows ``start`` to ``end`` (exclusive) of an order's clipped-count table, the totals row being the last."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What each screen of the lecture shows where a step needs more than one."""
+
+    sentences: tuple[tuple[Chunk, ...], ...]
+    tokens: tuple[tuple[Chunk, ...], ...]
+    tables: tuple[tuple[tuple[Table, ...], ...], ...]  # per order, per screen, the tables side by side
+
+
+def pack(sizes: Sequence[float], room: float) -> list[list[int]]:
+    """Consecutive items into screens of at most ``room`` (an item larger than a screen has one of its own)."""
+    screens: list[list[int]] = [[]]
+    used = 0.0
+    for index, size in enumerate(sizes):
+        if screens[-1] and used + size > room:
+            screens.append([])
+            used = 0.0
+        screens[-1].append(index)
+        used += size
+    return screens
+
+
+def split_units(units: Sequence[float], room: float) -> list[tuple[int, int]]:
+    """Ranges of consecutive units (words, chips) whose summed widths stay within ``room`` each."""
+    ranges, start, used = [], 0, 0.0
+    for index, width in enumerate(units):
+        if index > start and used + width > room:
+            ranges.append((start, index))
+            start, used = index, 0.0
+        used += width
+    ranges.append((start, len(units)))
+    return ranges
+
+
+def plan_sentences(trace: Explanation, lang: str) -> tuple[tuple[Chunk, ...], ...]:
+    """The sentences step: whole sentences while they fit, a sentence longer than a screen in pieces."""
+    room = SCREEN - FRAME - 2 * HEADING_LINE - lines(settings_line(trace.options, lang), TEXT_PX) * LINE - 16
+    label_em = em(text("present.candidate", lang)) + 2
+    blocks: list[tuple[Chunk, float]] = []
+    for index, sentence in enumerate((trace.candidate, *trace.references)):
+        words = sentence.split(" ")
+        widths = [(em(word) + 0.3) * TEXT_PX * 1.1 for word in words]
+        widths[0] += label_em * TEXT_PX
+        per_screen = max(1, int(room // (LINE + 16))) * WIDTH
+        offset = 0
+        for k, (first, last) in enumerate(split_units(widths, per_screen)):
+            piece = " ".join(words[first:last])
+            height = math.ceil(sum(widths[first:last]) / WIDTH) * LINE + 16
+            start = sentence.index(piece, offset) if piece else offset
+            blocks.append((Chunk(index, start, start + len(piece), k > 0), height))
+            offset = start + len(piece)
+    screens = pack([height for _, height in blocks], room)
+    return tuple(tuple(blocks[i][0] for i in screen) for screen in screens)
+
+
+def chip_width(token: str) -> float:
+    return em(token, mono=True) * TEXT_PX + 14  # padding 5 px and margin 2 px on either side
+
+
+def chip_lines(widths: Sequence[float], first: float) -> int:
+    """Lines of chips that wrap at the screen's width, after a label ``first`` px wide."""
+    count, used = 1, first
+    for width in widths:
+        if used + width > WIDTH and used > 0:
+            count, used = count + 1, 0.0
+        used += min(width, WIDTH)
+        count += int(width // WIDTH) if width > WIDTH else 0
+    return count
+
+
+def plan_tokens(trace: Explanation, lang: str) -> tuple[tuple[Chunk, ...], ...]:
+    """The tokens step: each sentence's chips while they fit, a sentence longer than a screen in pieces."""
+    room = SCREEN - FRAME - 2 * HEADING_LINE
+    blocks: list[tuple[Chunk, float]] = []
+    label = (em(text("present.token_count", lang, label=text("present.candidate", lang), count=9999)) + 8) * TEXT_PX
+    for index, tokens in enumerate((trace.candidate_tokens, *trace.reference_tokens)):
+        widths = [chip_width(token) for token in tokens]
+        rows_per_screen = max(1, int((room - 16) // CHIP_LINE))
+        ranges = [(0, len(tokens))]
+        if chip_lines(widths, label) > rows_per_screen:  # a piece of at most a screen's rows
+            ranges = split_units(widths, rows_per_screen * WIDTH * 0.85 - label)
+        for k, (first, last) in enumerate(ranges):
+            height = chip_lines(widths[first:last], label) * CHIP_LINE + 16
+            blocks.append((Chunk(index, first, last, k > 0), height))
+    screens = pack([height for _, height in blocks], room)
+    return tuple(tuple(blocks[i][0] for i in screen) for screen in screens)
+
+
+def count_cells(trace: Explanation, order: int, lang: str) -> pd.DataFrame:
+    """An order's clipped-count table as text (short headers), its totals row last."""
+    return views.order_table(trace.orders[order - 1], len(trace.references), lang, compact=True).astype(str)
+
+
+def table_screens(frame: pd.DataFrame, room: float, cap: int) -> list[list[Table]]:
+    """Consecutive rows into tables of at most ``cap`` rows within ``room`` px, side by side while the screen is
+    wide enough (an n-gram wider than a screen wraps, its row taller)."""
+    numbers = sum(
+        max(em(str(column)), *(em(value) for value in frame[column])) * TABLE_PX + CELL for column in frame.columns[1:]
+    )
+    widest = WIDTH - numbers - CELL  # the n-gram column of a table alone on the screen
+    header = em(str(frame.columns[0])) * TABLE_PX
+    widths = [em(value, mono=True) * TABLE_PX for value in frame.iloc[:, 0]]
+    heights = [math.ceil(max(width, 1) / widest) * (ROW - 5) + 5 for width in widths]
+    screens: list[list[Table]] = [[]]
+    used, start = 0.0, 0
+    while start < len(widths):
+        end, height, column = start, ROW, header
+        while end < len(widths) and end - start < cap and (end == start or height + heights[end] <= room):
+            height += heights[end]
+            column = max(column, widths[end])
+            end += 1
+        width = min(column, widest) + CELL + numbers
+        if screens[-1] and used + GAP + width > WIDTH:
+            screens.append([])
+            used = 0.0
+        used += (GAP if screens[-1] else 0) + width
+        screens[-1].append(Table(start, end))
+        start = end
+    return screens
+
+
+def plan_tables(trace: Explanation, order: int, lang: str) -> tuple[tuple[Table, ...], ...]:
+    """An order's table over as few screens as it needs, its rows spread evenly over them."""
+    frame = count_cells(trace, order, lang)
+    breakdown = trace.orders[order - 1]
+    below = max(
+        lines(walkthrough.precision_line(trace, breakdown).replace("**", ""), TEXT_PX),
+        lines(text("present.table_continues", lang, shown=9999, rows=9999, n=order), TEXT_PX),
+    )
+    heading = lines(text("present.order_title", lang, n=order), HEADING_PX) * HEADING_LINE
+    room = SCREEN - FRAME - heading - below * LINE - 16
+    most = len(frame)
+    screens = table_screens(frame, room, most)
+    # the fewest rows per table that needs no more screens, so that the last screen is not left nearly empty
+    low, high = 1, most
+    while low < high:
+        middle = (low + high) // 2
+        if len(table_screens(frame, room, middle)) <= len(screens):
+            high = middle
+        else:
+            low = middle + 1
+    even = table_screens(frame, room, low)
+    return tuple(tuple(screen) for screen in (even if len(even) == len(screens) else screens))
+
+
+def plan(trace: Explanation, lang: str) -> Layout:
+    return Layout(
+        plan_sentences(trace, lang),
+        plan_tokens(trace, lang),
+        tuple(plan_tables(trace, o.order, lang) for o in trace.orders),
+    )
 
 
 class Step(NamedTuple):
-    """One screen of the lecture: its kind, the n-gram order (0 where none applies) and, for a clipped-count
-    table longer than one screen, which part of it (1-based) of how many."""
+    """One screen of the lecture: its kind, the n-gram order (0 where none applies) and, for a step longer than
+    one screen, which part of it (1-based) of how many."""
 
     kind: str
     order: int = 0
@@ -60,15 +284,21 @@ class Step(NamedTuple):
     parts: int = 1
 
 
-def steps(trace: Explanation) -> list[Step]:
+def steps(trace: Explanation, layout: Layout | None = None) -> list[Step]:
     """The steps of the lecture in order."""
-    tables = []
-    for o in trace.orders:
-        parts = max(1, math.ceil((len(o.rows) + 1) / ROWS_PER_SCREEN))  # + 1: the totals row
-        tables += [Step("order", o.order, part, parts) for part in range(1, parts + 1)]
+    layout = layout or plan(trace, language())
+
+    def parted(kind: str, count: int, order: int = 0) -> list[Step]:
+        return [Step(kind, order, part, count) for part in range(1, count + 1)]
+
+    tables = [
+        step
+        for o, screens in zip(trace.orders, layout.tables, strict=True)
+        for step in parted("order", len(screens), o.order)
+    ]
     return [
-        Step("sentences"),
-        Step("tokens"),
+        *parted("sentences", len(layout.sentences)),
+        *parted("tokens", len(layout.tokens)),
         *tables,
         *(Step(kind) for kind in ("precisions", "lengths", "bp", "logsum", "score")),
     ]
@@ -76,56 +306,85 @@ def steps(trace: Explanation) -> list[Step]:
 
 def step_name(step: Step) -> Message:
     if step.kind != "order":
-        return Message(f"present.step_{step.kind}")
+        name = Message(f"present.step_{step.kind}")
+        return (
+            name
+            if step.parts == 1
+            else Message("present.more.step_part", {"name": name, "part": step.part, "parts": step.parts})
+        )
     if step.parts > 1:
         return Message("present.step_order_part", {"n": step.order, "part": step.part, "parts": step.parts})
     return Message("present.step_order", {"n": step.order})
 
 
-def settings_line(options: BleuOptions) -> str:
+def settings_line(options: BleuOptions, lang: str) -> str:
     weights = ", ".join(f"{w:.3g}" for w in options.weights)
-    return t(
+    return text(
         "present.settings",
+        lang,
         max_n=options.max_order,
         weights=weights,
-        tokenizer=controls.tokenizer_label(options.tokenize),
-        smoothing=controls.smooth_label(options.smooth),
+        tokenizer=text(f"settings.tok_{options.tokenize}", lang),
+        smoothing=text(f"settings.smooth_{options.smooth.replace('-', '_')}", lang),
     )
 
 
-def show_sentences(trace: Explanation) -> None:
+def continued(label: str, chunk: Chunk) -> str:
+    return t("present.more.continued", label=label) if chunk.continued else label
+
+
+def show_sentences(trace: Explanation, chunks: Sequence[Chunk]) -> None:
     st.subheader(t("present.sentences"))
-    st.markdown(f"**{t('present.candidate')}:** {views.md_escape(trace.candidate)}")
-    for k, reference in enumerate(trace.references):
-        st.markdown(f"**{t('present.reference', k=k + 1)}:** {views.md_escape(reference)}")
-    st.caption(settings_line(trace.options))
+    sentences = (trace.candidate, *trace.references)
+    for chunk in chunks:
+        label = t("present.candidate") if chunk.sentence == 0 else t("present.reference", k=chunk.sentence)
+        piece = sentences[chunk.sentence][chunk.start : chunk.end]
+        st.markdown(f"**{continued(label, chunk)}:** {views.md_escape(piece)}")
+    st.caption(settings_line(trace.options, language()))
 
 
-def show_tokens(trace: Explanation) -> None:
+def show_tokens(trace: Explanation, chunks: Sequence[Chunk]) -> None:
+    """Token chips (HTML-escaped: no Markdown), a sentence longer than a screen over several steps."""
     lang = language()
     st.subheader(t("present.tokens", c=trace.length.candidate_length))
-    label = t("present.token_count", label=t("present.candidate"), count=len(trace.candidate_tokens))
-    st.html(views.tokens_html(trace.candidate_tokens, None, label, lang))
-    for k, tokens in enumerate(trace.reference_tokens):
-        label = t("present.token_count", label=views.ref_label(k), count=len(tokens))
-        st.html(views.tokens_html(tokens, None, label, lang))
+    token_lists = (trace.candidate_tokens, *trace.reference_tokens)
+    for chunk in chunks:
+        tokens = token_lists[chunk.sentence]
+        name = t("present.candidate") if chunk.sentence == 0 else views.ref_label(chunk.sentence - 1)
+        label = continued(t("present.token_count", label=name, count=len(tokens)), chunk)
+        st.html(views.tokens_html(tokens[chunk.start : chunk.end], None, label, lang))
 
 
-def show_order(trace: Explanation, step: Step) -> None:
+def counts_html(frame: pd.DataFrame, tables: Sequence[Table]) -> str:
+    """Tables side by side, every cell HTML-escaped text: an n-gram is shown as it is, whatever it holds
+    (``-``, ``*``, ``#``, ``1.``, ``:smile:``, ``<b>``: st.table would read its cells as Markdown)."""
+    header = "".join(f"<th>{html.escape(str(column))}</th>" for column in frame.columns)
+    last = len(frame) - 1
+    parts = []
+    for table in tables:
+        rows = []
+        for index in range(table.start, table.end):
+            cells = [str(value) for value in frame.iloc[index]]
+            tds = f'<td class="ngram">{html.escape(cells[0])}</td>' + "".join(
+                f"<td>{html.escape(cell)}</td>" for cell in cells[1:]
+            )
+            rows.append(f'<tr class="total">{tds}</tr>' if index == last else f"<tr>{tds}</tr>")
+        parts.append(f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    return f'<div class="counts">{"".join(parts)}</div>'
+
+
+def show_order(trace: Explanation, step: Step, screens: Sequence[Sequence[Table]]) -> None:
+    """One screen of an order's clipped-count table; p_n under its last screen, "continues" under the others."""
     lang = language()
     order = trace.orders[step.order - 1]
     st.subheader(t("present.order_title", n=step.order))
-    # st.table: every row at full height, no inner scrolling.  A table is split side by side so that it fits a
-    # 720 px screen, and one longer than a screen over several steps (the totals row on the last).
-    table = views.order_table(order, len(trace.references), lang, compact=True).astype(str)
-    table = table.iloc[(step.part - 1) * ROWS_PER_SCREEN : step.part * ROWS_PER_SCREEN]
-    columns = min(TABLES_PER_SCREEN, max(1, math.ceil(len(table) / ROWS_PER_TABLE)))
-    size = math.ceil(len(table) / columns)
-    for column, start in zip(st.columns(columns), range(0, len(table), size), strict=False):
-        column.table(table.iloc[start : start + size].reset_index(drop=True))
+    tables = screens[step.part - 1]
+    st.html(counts_html(count_cells(trace, step.order, lang), tables))
     if step.part < step.parts:
-        st.caption(t("present.table_continues", shown=step.part * ROWS_PER_SCREEN, rows=len(order.rows), n=step.order))
-    st.markdown(walkthrough.precision_line(trace, order))
+        shown = min(tables[-1].end, len(order.rows))
+        st.caption(t("present.table_continues", shown=shown, rows=len(order.rows), n=step.order))
+    else:
+        st.markdown(walkthrough.precision_line(trace, order))
 
 
 def show_precisions(trace: Explanation) -> None:
@@ -188,9 +447,7 @@ def show_score(trace: Explanation) -> None:
     st.metric(t("explain.metric_bleu"), f"{trace.score:.4f}")
 
 
-SHOW = {
-    "sentences": show_sentences,
-    "tokens": show_tokens,
+SHOW: dict[str, Callable[[Explanation], None]] = {
     "precisions": show_precisions,
     "lengths": show_lengths,
     "bp": show_bp,
@@ -207,18 +464,29 @@ def _leave(present_key: str) -> None:
     st.session_state[present_key] = False
 
 
+def enter(step_key: str) -> None:
+    """Entering presentation mode (the toggle) starts the lecture at its first step."""
+    st.session_state[step_key] = 1
+
+
 def leave_button(present_key: str, where: Any = st) -> None:
     where.button(t("present.exit"), on_click=_leave, args=(present_key,))
 
 
 def navigation(step_key: str, present_key: str, total: int) -> None:
-    """Previous / next buttons, the step slider and the way out, in one row."""
+    """Previous / next buttons (keys Left / Right), the step slider and the way out, in one row; two hidden
+    buttons carry Page Up / Page Down (a button has one shortcut), which a presenter's clicker sends."""
     ss = st.session_state
-    cols = st.columns([1.2, 1.2, 4, 2])
-    cols[0].button(t("present.previous"), on_click=_move, args=(step_key, -1, total), disabled=ss[step_key] <= 1)
-    cols[1].button(t("present.next"), on_click=_move, args=(step_key, 1, total), disabled=ss[step_key] >= total)
+    first, last = ss[step_key] <= 1, ss[step_key] >= total
+    back = {"on_click": _move, "args": (step_key, -1, total), "disabled": first}
+    forward = {"on_click": _move, "args": (step_key, 1, total), "disabled": last}
+    cols = st.columns([1.5, 1.5, 3.8, 2])
+    cols[0].button(t("present.previous"), shortcut="Left", help=t("present.more.previous_help"), **back)
+    cols[1].button(t("present.next"), shortcut="Right", help=t("present.more.next_help"), **forward)
     cols[2].slider(t("present.step"), 1, total, key=step_key, label_visibility="collapsed")
     leave_button(present_key, cols[3])
+    cols[3].button(t("present.previous"), key=PAGE_UP, shortcut="PageUp", **back)
+    cols[3].button(t("present.next"), key=PAGE_DOWN, shortcut="PageDown", **forward)
 
 
 def render(candidate: str, references: list[str], options: BleuOptions, step_key: str, present_key: str) -> None:
@@ -229,13 +497,18 @@ def render(candidate: str, references: list[str], options: BleuOptions, step_key
     except (ValueError, TypeError) as error:
         st.error(t("explain.cannot_score", error=error))
         return
-    plan = steps(trace)
+    layout = plan(trace, language())
+    lecture = steps(trace, layout)
     ss = st.session_state
-    ss[step_key] = min(max(1, int(ss.get(step_key, 1))), len(plan))
-    step = plan[ss[step_key] - 1]
-    st.caption(t("present.step_of", step=ss[step_key], total=len(plan), name=step_name(step).render(language())))
-    if step.kind == "order":
-        show_order(trace, step)
+    ss[step_key] = min(max(1, int(ss.get(step_key, 1))), len(lecture))
+    step = lecture[ss[step_key] - 1]
+    st.caption(t("present.step_of", step=ss[step_key], total=len(lecture), name=step_name(step).render(language())))
+    if step.kind == "sentences":
+        show_sentences(trace, layout.sentences[step.part - 1])
+    elif step.kind == "tokens":
+        show_tokens(trace, layout.tokens[step.part - 1])
+    elif step.kind == "order":
+        show_order(trace, step, layout.tables[step.order - 1])
     else:
         SHOW[step.kind](trace)
-    navigation(step_key, present_key, len(plan))
+    navigation(step_key, present_key, len(lecture))
