@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from .api import BleuResult
@@ -46,8 +46,12 @@ COSTLIEST_UNUSUAL = "costliest_unusual"  # another term costs the most
 SHORT = "short"  # c < r: BP < 1
 LONG = "long"  # c/r > LONG_RATIO
 ZERO_ORDER = "zero_order"  # p_n = 0: BLEU is 0 without smoothing
+BELOW_OTHERS_SEVERAL = "below_others_several"  # several terms lower than every other system's, in one finding
+SPELLING = "spelling"  # words written with other characters than the references (value: matches at stake)
 CODES = (
     BELOW_OTHERS,
+    BELOW_OTHERS_SEVERAL,
+    SPELLING,
     ABOVE_OTHERS,
     LOWEST_GAP,
     DECAY_BREAKS,
@@ -85,6 +89,7 @@ class Finding:
     typical: float | None = None
     bleu_if_typical: float | None = None  # 0-1
     bleu_if_perfect: float | None = None  # 0-1
+    cost: float | None = None  # 0-1: what BLEU would gain were this fixed (None: nothing to fix, only a fact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +112,23 @@ def decay_ratios(precisions: tuple[float, ...]) -> tuple[float | None, ...]:
     return tuple(precisions[n + 1] / precisions[n] if precisions[n] > 0 else None for n in range(len(precisions) - 1))
 
 
-def _with_term(analysis: CorpusAnalysis, term: str, value: float) -> float:
-    """BLEU (0-1) with one term's factor replaced: p_n -> ``value`` (weighted) or BP -> ``value``."""
+def _with_terms(analysis: CorpusAnalysis, values: Mapping[str, float]) -> float:
+    """BLEU (0-1) with some terms' factors replaced: p_n -> ``values[p_n]`` (weighted), BP -> ``values["BP"]``."""
     logs = {t.name: t for t in analysis.terms}
-    if term not in logs or value <= 0:
-        return 0.0 if term in logs else analysis.result.score
-    rest = sum(t.value for t in analysis.terms if t.name != term)
+    values = {term: value for term, value in values.items() if term in logs}
+    if not values:
+        return analysis.result.score
+    if any(value <= 0 for value in values.values()):
+        return 0.0
+    rest = sum(t.value for t in analysis.terms if t.name not in values)
     if not math.isfinite(rest):
         return 0.0
-    return math.exp(rest + logs[term].weight * math.log(value))
+    return math.exp(rest + sum(logs[term].weight * math.log(value) for term, value in values.items()))
+
+
+def _with_term(analysis: CorpusAnalysis, term: str, value: float) -> float:
+    """BLEU (0-1) with one term's factor replaced (see :func:`_with_terms`)."""
+    return _with_terms(analysis, {term: value})
 
 
 def _rank(value: float, others: list[float], better: str) -> int:
@@ -166,12 +179,37 @@ def _against_others(analysis: CorpusAnalysis, comparisons: tuple[TermComparison,
             findings.append(Finding(ABOVE_OTHERS, c.term, c.value, c.median, c.bleu_if_median, c.bleu_if_perfect))
         if c.bleu_if_median is not None and c.bleu_if_median > score:
             gaps.append(c)
+    below = [f for f in findings if f.code == BELOW_OTHERS]
+    if len(below) > 1:  # one line for every term below all others, with BLEU at all their medians at once
+        medians = {f.term: f.typical for f in below if f.typical is not None}
+        several = Finding(
+            BELOW_OTHERS_SEVERAL,
+            term_span([f.term for f in below]),
+            float(comparisons[0].systems - 1),
+            None,
+            _with_terms(analysis, medians),
+        )
+        findings = [several, *(f for f in findings if f.code != BELOW_OTHERS)]
     if gaps:
         worst = max(gaps, key=lambda c: c.bleu_if_median or 0.0)
+        findings = [f for f in findings if not (f.code == BELOW_OTHERS and f.term == worst.term)]  # said below
         findings.insert(
             0, Finding(LOWEST_GAP, worst.term, worst.value, worst.median, worst.bleu_if_median, worst.bleu_if_perfect)
         )
     return findings
+
+
+def term_span(terms: list[str]) -> str:
+    """Terms named together: consecutive orders as a range ("p1–p4"), then the rest ("p1–p3, BP")."""
+    orders = [int(term[1:]) for term in terms if term[:1] == "p" and term[1:].isdigit()]
+    rest = [term for term in terms if not (term[:1] == "p" and term[1:].isdigit())]
+    runs: list[str] = []
+    for order in sorted(orders):
+        if runs and runs[-1].split("–")[-1] == f"p{order - 1}":
+            runs[-1] = f"{runs[-1].split('–')[0]}–p{order}"
+        else:
+            runs.append(f"p{order}")
+    return ", ".join(runs + rest)
 
 
 def _decay(analysis: CorpusAnalysis, precisions: tuple[float, ...], ratios: tuple[float | None, ...]) -> list[Finding]:
@@ -180,9 +218,9 @@ def _decay(analysis: CorpusAnalysis, precisions: tuple[float, ...], ratios: tupl
         before, after = ratios[n - 1], ratios[n]
         if before is None or after is None or after >= before - DECAY_TOLERANCE:
             continue
-        # Order n + 2 if the ratio had stayed at its previous value.
+        # Order n + 2 had the ratio p_{n+2}/p_{n+1} stayed at p_{n+1}/p_n: p_{n+2} = p_{n+1} · (p_{n+1}/p_n).
         term = f"p{n + 2}"
-        typical = precisions[n + 1] * before
+        typical = precisions[n] * before
         breaks.append(Finding(DECAY_BREAKS, term, after, before, _with_term(analysis, term, typical)))
     known = [r for r in ratios if r is not None]
     rising = len(known) == len(ratios) > 1 and all(a < b for a, b in pairwise(known))
@@ -212,10 +250,17 @@ def _costliest(analysis: CorpusAnalysis) -> list[Finding]:
     return [Finding(code, worst.name, value, None, None, worst.bleu_if_perfect)]
 
 
-def relative_diagnosis(analysis: CorpusAnalysis, others: Mapping[str, BleuResult] | None = None) -> RelativeDiagnosis:
-    """Judge each term against the other systems (if any), the decay of p_n, and length; most telling first.
+def relative_diagnosis(
+    analysis: CorpusAnalysis,
+    others: Mapping[str, BleuResult] | None = None,
+    respelled: BleuResult | None = None,
+    at_stake: int = 0,
+) -> RelativeDiagnosis:
+    """Judge each term against the other systems (if any), the decay of p_n, and length; costliest first.
 
     ``others`` must be scored on the same test set with the same options (they are compared as numbers).
+    ``respelled`` is the corpus scored with the words written two ways spelled as the references spell them
+    (:func:`bleu_core.spelling_twins.bleu_if_spelled_alike`), ``at_stake`` the unigram matches at stake.
     """
     others = dict(others or {})
     for name, other in others.items():
@@ -227,11 +272,31 @@ def relative_diagnosis(analysis: CorpusAnalysis, others: Mapping[str, BleuResult
         Finding(ZERO_ORDER, f"p{n + 1}", 0.0) for n, p in enumerate(precisions) if p == 0 and analysis.result.totals[n]
     ]
     comparisons = _comparisons(analysis, others)
+    spelling = [] if respelled is None else [Finding(SPELLING, "spelling", float(at_stake), None, respelled.score)]
     findings = [
-        *zeros,
         *_against_others(analysis, comparisons),
         *_length(analysis),
         *_decay(analysis, precisions, ratios),
-        *_costliest(analysis),
+        *spelling,
     ]
-    return RelativeDiagnosis(tuple(findings), comparisons if others else (), ratios, len(others))
+    return RelativeDiagnosis(
+        (*zeros, *costliest_first(findings, analysis.result.score), *_costliest(analysis)),
+        comparisons if others else (),
+        ratios,
+        len(others),
+    )
+
+
+def _cost(finding: Finding, score: float) -> float | None:
+    """What fixing the finding would add to BLEU (0-1): up to its typical value, or to perfect for a short output."""
+    target = finding.bleu_if_perfect if finding.code == SHORT else finding.bleu_if_typical
+    if target is None or finding.code == ABOVE_OTHERS:
+        return None
+    return max(target - score, 0.0)
+
+
+def costliest_first(findings: list[Finding], score: float) -> list[Finding]:
+    """The findings with their cost, those that cost BLEU first (most first), then the facts in their order."""
+    costed = [replace(f, cost=_cost(f, score)) for f in findings]
+    losses = sorted((f for f in costed if f.cost), key=lambda f: -(f.cost or 0.0))
+    return losses + [f for f in costed if not f.cost]

@@ -19,7 +19,14 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Literal, NamedTuple
 
+import numpy as np
+
+from .api import BleuResult, result_from_statistics
+from .corpus_ngrams import TokenizedCorpus, Tokens
+from .options import BleuOptions
 from .produced_ngrams import NgramStat
+from .statistics import SegmentStats
+from .token_lists import token_list_statistics
 
 Kind = Literal["apostrophe", "quote", "dash", "width", "several"]
 
@@ -100,3 +107,36 @@ def matches_at_stake(twins: Iterable[Twin]) -> int:
         missed.setdefault(key, {})[twin.reference] = twin.missed
         over.setdefault(key, {})[twin.hypothesis] = twin.over
     return sum(min(sum(missed[key].values()), sum(over[key].values())) for key in missed)
+
+
+def respelled(corpus: TokenizedCorpus, twins: Iterable[Twin]) -> tuple[Tokens, ...]:
+    """The hypotheses' tokens with every twin's system form written as the references write it.
+
+    A system form paired with several reference forms takes the one with the most matches at stake (``twins``
+    come most at stake first).  Lengths do not change: one token for one token.
+    """
+    table: dict[str, str] = {}
+    for twin in twins:
+        table.setdefault(twin.hypothesis, twin.reference)
+    return tuple(tuple(table.get(token, token) for token in tokens) for tokens in corpus.hypotheses)
+
+
+def bleu_if_spelled_alike(
+    corpus: TokenizedCorpus, stats: SegmentStats, twins: Iterable[Twin], options: BleuOptions
+) -> BleuResult:
+    """Corpus BLEU had the system written the twins' words as the references do (:func:`respelled`).
+
+    ``stats`` are the corpus's segment statistics; only the rows of segments whose tokens change are counted
+    again (lengths stay, so totals and reference lengths stay too).
+    """
+    hypotheses = respelled(corpus, twins)
+    changed = [i for i, (new, old) in enumerate(zip(hypotheses, corpus.hypotheses, strict=True)) if new != old]
+    changed = [i for i in changed if corpus.present_references(i)]  # no reference: nothing matches either way
+    matches = stats.matches.copy()
+    if changed:
+        counted = token_list_statistics(
+            [hypotheses[i] for i in changed], [corpus.present_references(i) for i in changed], stats.max_order
+        )
+        matches[np.asarray(changed)] = counted.matches
+    n_refs = max((len(refs) for refs in corpus.references), default=1)
+    return result_from_statistics(SegmentStats(matches, stats.totals, stats.hyp_len, stats.ref_len), options, n_refs)

@@ -46,7 +46,8 @@ def finding_text(finding: Finding, analysis: CorpusAnalysis) -> str:
     """One finding as a sentence in the interface language (numbers in the page's one format per quantity)."""
     term = finding.term
     digits = 3 if term == "c/r" or finding.code in ("decay_breaks", "decay_regular", "short", "long") else 4
-    value = f"{finding.value:.{digits}f}"
+    counted = finding.code in ("spelling", "below_others_several")  # a count: matches at stake, other systems
+    value = f"{finding.value:.0f}" if counted else f"{finding.value:.{digits}f}"
     typical = MISSING if finding.typical is None else f"{finding.typical:.{digits}f}"
     order = int(term[1:]) if term[:1] == "p" and term[1:].isdigit() else 0
     return t(
@@ -61,6 +62,7 @@ def finding_text(finding: Finding, analysis: CorpusAnalysis) -> str:
         bleu_typical=_bleu(finding.bleu_if_typical),
         bleu_perfect=_bleu(finding.bleu_if_perfect),
         bp=f"{analysis.result.bp:.4f}",
+        cost=_bleu(finding.cost),
     )
 
 
@@ -119,6 +121,7 @@ def show_diagnosis(key: str, hyps: list[str], refs: list[list[str | None]], sett
         others = _other_systems(len(hyps))
     others_key = cached.systems_key(others, refs) if others else ""
     found = cached.relative_cached(key, hyps, refs, settings, others_key, others)
+    st.caption(t("diagnosis.costliest_first"))
     st.markdown("\n".join(f"- {finding_text(f, analysis)}" for f in found.findings))
     if not others:
         st.caption(t("diagnosis.no_others"))
