@@ -45,7 +45,9 @@ def read_systems(files: list[Any], references: list[list[str]], where: Any) -> d
     with where.expander(t("compare.system_names")):
         for i, uploaded in enumerate(files):
             name = st.text_input(
-                t("compare.name_for", file=uploaded.name), value=defaults[i], key=f"cmp_name_{uploaded.file_id}"
+                t("compare.name_for", file=views.md_escape(uploaded.name)),
+                value=defaults[i],
+                key=f"cmp_name_{uploaded.file_id}",
             ).strip() or t("compare.system_default", number=i + 1)
             lines = decode(uploaded, where)
             if lines is None:
@@ -181,7 +183,8 @@ def show_segments(
         hide_index=True,
         column_config={
             "segment": st.column_config.NumberColumn(t("compare.col_segment")),
-            **{c: st.column_config.NumberColumn(format="%.2f") for c in (a, b)},
+            "first": st.column_config.NumberColumn(a, format="%.2f"),
+            "second": st.column_config.NumberColumn(b, format="%.2f"),
             "difference": st.column_config.NumberColumn(t("compare.col_difference"), format="%.2f"),
         },
     )

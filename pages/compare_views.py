@@ -111,19 +111,27 @@ def _bucket_start(row: Mapping[str, object]) -> int:
     return int(str(row["reference length"]).split("–")[0].rstrip("+"))
 
 
+#: The scatter frame's columns: fixed names, so that no system name (``segment``, ``difference``, ``x``, a name
+#: with a dot that Vega-Lite would read as a nested field) can collide with one; the names go into titles only.
+SCATTER_COLUMNS = ("segment", "first", "second", "difference")
+
+
 def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.DataFrame:
+    """Sentence BLEU ×100 of systems ``a`` (column ``first``) and ``b`` (``second``) per segment, and a − b."""
+    segment, first, second, difference = SCATTER_COLUMNS
     return pd.DataFrame(
         {
-            "segment": np.arange(1, len(analyses[a].sentence) + 1),
-            a: 100 * analyses[a].sentence,
-            b: 100 * analyses[b].sentence,
-            "difference": 100 * (analyses[a].sentence - analyses[b].sentence),
+            segment: np.arange(1, len(analyses[a].sentence) + 1),
+            first: 100 * analyses[a].sentence,
+            second: 100 * analyses[b].sentence,
+            difference: 100 * (analyses[a].sentence - analyses[b].sentence),
         }
     )
 
 
 def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
-    data = frame.rename(columns={a: "x", b: "y"})
+    """The scatter of :func:`scatter_frame` (``a`` and ``b`` name its axes)."""
+    data = frame.rename(columns={"first": "x", "second": "y"})
     diff = data["difference"].to_numpy()
     top = float(max(data["x"].max(), data["y"].max(), 1.0))
     domain = [0.0, round(top * 1.04, 1)]  # the data's range with a margin, alike on both axes

@@ -20,8 +20,10 @@ from bleu_core.exercises import TRAPS, Exercise, exercise_from_preset, exercise_
 from bleu_core.explain import Explanation
 from bleu_core.options import SMOOTH_DEFAULTS
 from pages import cached, share
-from pages.explain_link import build_link
+from pages.explain_link import build_link, whole_number
 from pages.i18n import language, t, with_language
+from pages.state import link_too_long
+from pages.views import echo
 
 SOURCES = ("generated", "preset", "own")
 SOURCE = "exercise_source"
@@ -37,6 +39,8 @@ CHECKED = "exercise_checked"  # {step id: verdicts of the last submit}
 REVEALED = "exercise_revealed"  # {step id}
 LAST_LINK = "exercise_last_link"  # the query of the exercise last shown, to come back to it from Explain
 ANY = "any"
+#: The largest seed a link may give, plus one (the seed box holds whole numbers a browser can count exactly).
+SEED_CEILING = 10**9
 PRESET_KEYS = tuple(p.key for p in PRESETS)
 
 
@@ -74,23 +78,28 @@ def initialize() -> list[str]:
     ss[SOURCE], ss[SEED], ss[TRAP], ss[PRESET] = "generated", 1, ANY, DEFAULT_PRESET.key
     ss[CANDIDATE], ss[REFERENCES] = DEFAULT_PRESET.candidate, "\n".join(DEFAULT_PRESET.references)
     ss[MAX_N], ss[SMOOTH] = 4, "none"
+    too_long = link_too_long({key: query.get_all(key) for key in query})
+    if too_long is not None:  # refused whole: exercise 1
+        ss[LOADED] = True
+        return [t("explain.link_ignored", problem=too_long.render(language()))]
     if "seed" in query:
         seed = query.get("seed", "")
-        if seed.isdigit():
-            ss[SEED] = int(seed)
+        number = whole_number(seed)
+        if number is not None and number < SEED_CEILING:
+            ss[SEED] = number
         else:
-            problems.append(t("exercise.bad_seed", value=seed))
+            problems.append(t("exercise.bad_seed", limit=SEED_CEILING - 1, value=echo(seed).render(language())))
     trap = query.get("trap")
     if trap in TRAPS:
         ss[TRAP] = trap
     elif trap is not None:
-        problems.append(t("exercise.bad_trap", value=trap))
+        problems.append(t("exercise.bad_trap", value=echo(trap).render(language())))
     if "seed" not in query and "preset" in query:
         name = query.get("preset", "")
         if name in PRESET_KEYS:
             ss[SOURCE], ss[PRESET] = "preset", name
         else:
-            problems.append(t("exercise.bad_preset", value=name))
+            problems.append(t("exercise.bad_preset", value=echo(name).render(language())))
     elif "seed" not in query and ("candidate" in query or "reference" in query):
         ss[SOURCE] = "own"
         ss[CANDIDATE] = query.get("candidate", "")

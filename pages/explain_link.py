@@ -14,18 +14,24 @@ A link reproduces what its sender saw.  Parameters (all optional):
 | ``present``, ``step`` | presentation mode and its step (1-based) | 0; 1 |
 | ``lang`` | en, zh (kept by :mod:`pages.i18n`) | en |
 
-A link with no parameter at all opens the default example with its own settings.  Pure functions: no Streamlit.
+A link with no parameter at all opens the default example with its own settings.  A link longer than
+``LIMITS.link_chars`` (percent-encoded) is refused whole, and opens the default example.  Any string in any
+parameter gives a value or a problem, never an exception; a problem quotes the value it rejects as a short,
+Markdown-inert preview (:func:`pages.views.echo`), since the page shows problems as Markdown.
+Pure functions: no Streamlit.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from bleu_core.examples import DEFAULT_PRESET, PRESET_BY_KEY, Preset
 from bleu_core.i18n import Message
-from pages.state import MAX_ORDER_LIMIT, SMOOTH_LABELS, TOKENIZER_LABELS
+from pages.state import MAX_ORDER_LIMIT, SMOOTH_LABELS, TOKENIZER_LABELS, link_too_long
+from pages.views import echo
 
 #: Settings a link leaves out take these values (not the default example's).
 DEFAULTS: dict[str, Any] = {
@@ -59,6 +65,11 @@ OWN = frozenset(
     ]
 )
 TRUE = ("1", "true", "yes", "on")
+#: A whole number in a link: ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses).
+_WHOLE = re.compile(r"[0-9]+")
+#: Significant digits read from a whole number; a longer one (``int`` refuses more than 4,300 digits) counts
+#: as larger than any setting it could give.
+_WHOLE_DIGITS = 9
 
 
 def preset_values(preset: Preset) -> dict[str, Any]:
@@ -79,6 +90,14 @@ def preset_values(preset: Preset) -> dict[str, Any]:
     }
 
 
+def whole_number(raw: str) -> int | None:
+    """``raw`` as a whole number (ASCII digits), None if it is not one; above 10**9 it reads as 10**9."""
+    if not _WHOLE.fullmatch(raw):
+        return None
+    digits = raw.lstrip("0") or "0"
+    return int(digits) if len(digits) <= _WHOLE_DIGITS else 10**_WHOLE_DIGITS
+
+
 def _last(params: Mapping[str, list[str]], key: str) -> str | None:
     values = params.get(key) or []
     return values[-1] if values else None
@@ -88,13 +107,13 @@ def _weights(raw: str, problems: list[Message]) -> list[float] | None:
     try:
         weights = [float(w) for w in raw.split(",") if w.strip()]
     except ValueError:
-        problems.append(Message("explain.bad_weights_numbers", {"value": repr(raw)}))
+        problems.append(Message("explain.bad_weights_numbers", {"value": echo(raw)}))
         return None
     if not weights or len(weights) > MAX_ORDER_LIMIT:
-        problems.append(Message("explain.bad_weights_count", {"limit": MAX_ORDER_LIMIT, "value": repr(raw)}))
+        problems.append(Message("explain.bad_weights_count", {"limit": MAX_ORDER_LIMIT, "value": echo(raw)}))
         return None
     if any(not math.isfinite(w) or w < 0 for w in weights) or sum(weights) <= 0:
-        problems.append(Message("explain.bad_weights", {"value": repr(raw)}))
+        problems.append(Message("explain.bad_weights", {"value": echo(raw)}))
         return None
     return weights
 
@@ -108,7 +127,7 @@ def _choices(params: Mapping[str, list[str]], values: dict[str, Any], problems: 
             values[key] = raw
         else:
             problems.append(
-                Message("explain.bad_choice", {"name": key, "allowed": ", ".join(allowed), "value": repr(raw)})
+                Message("explain.bad_choice", {"name": key, "allowed": ", ".join(allowed), "value": echo(raw)})
             )
     for key, name in (("lowercase", "lowercase"), ("effective", "effective_order"), ("paper", "paper")):
         raw = _last(params, key)
@@ -124,7 +143,7 @@ def _smooth_value(raw: str, smooth: str, problems: list[Message]) -> float | Non
         value = -1.0
     if not (math.isfinite(value) and 0 <= value <= high):
         problems.append(
-            Message("explain.bad_number", {"name": "smooth_value", "low": 0, "high": f"{high:g}", "value": repr(raw)})
+            Message("explain.bad_number", {"name": "smooth_value", "low": 0, "high": f"{high:g}", "value": echo(raw)})
         )
         return None
     return value
@@ -132,6 +151,8 @@ def _smooth_value(raw: str, smooth: str, problems: list[Message]) -> float | Non
 
 def parse_link(params: Mapping[str, list[str]]) -> tuple[dict[str, Any], list[Message]]:
     """The values a link gives (only those it gives) and what is wrong with it; never raises."""
+    if (too_long := link_too_long(params)) is not None:
+        return {}, [too_long]
     values: dict[str, Any] = {}
     problems: list[Message] = []
     preset = _last(params, "preset")
@@ -139,18 +160,18 @@ def parse_link(params: Mapping[str, list[str]]) -> tuple[dict[str, Any], list[Me
         if preset in PRESET_BY_KEY:
             values["preset"] = preset
         else:
-            problems.append(Message("explain.bad_preset", {"value": repr(preset)}))
+            problems.append(Message("explain.bad_preset", {"value": echo(preset)}))
     if _last(params, "candidate") is not None:
         values["candidate"] = _last(params, "candidate")
     if params.get("reference"):
         values["references"] = [ref for ref in params["reference"] if ref.strip()]
     raw = _last(params, "max_n")
     if raw is not None:
-        if raw.isdigit() and 1 <= int(raw) <= MAX_ORDER_LIMIT:
-            values["max_order"] = int(raw)
+        if (max_n := whole_number(raw)) is not None and 1 <= max_n <= MAX_ORDER_LIMIT:
+            values["max_order"] = max_n
         else:
             problems.append(
-                Message("explain.bad_max_n", {"name": "max_n", "limit": MAX_ORDER_LIMIT, "value": repr(raw)})
+                Message("explain.bad_max_n", {"name": "max_n", "limit": MAX_ORDER_LIMIT, "value": echo(raw)})
             )
     raw = _last(params, "weights")
     if raw is not None and (weights := _weights(raw, problems)) is not None:
@@ -168,10 +189,10 @@ def parse_link(params: Mapping[str, list[str]]) -> tuple[dict[str, Any], list[Me
         values["present"] = (_last(params, "present") or "").strip().lower() in TRUE
     raw = _last(params, "step")
     if raw is not None:
-        if raw.isdigit() and int(raw) >= 1:
-            values["step"] = int(raw)
+        if (step := whole_number(raw)) is not None and step >= 1:
+            values["step"] = step  # past the last step: the presentation shows the last
         else:
-            problems.append(Message("explain.bad_step", {"value": repr(raw)}))
+            problems.append(Message("explain.bad_step", {"value": echo(raw)}))
     return values, problems
 
 

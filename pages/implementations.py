@@ -176,22 +176,22 @@ def corpus_input() -> tuple[list[str], list[list[str]]] | None:
         try:
             hyp_lines = decode_cached(hypothesis.getvalue(), hypothesis.name)
         except reader.InputFileError as error:
-            left.error(error_text(error), icon=":material/error:")
+            left.error(views.md_escape(error_text(error)), icon=":material/error:")
             return None
         streams = []
         for file in references:
             try:
                 streams.append((file.name, decode_cached(file.getvalue(), file.name)))
             except reader.InputFileError as error:
-                right.error(error_text(error), icon=":material/error:")
+                right.error(views.md_escape(error_text(error)), icon=":material/error:")
                 return None
     if not hyp_lines:
-        left.error(t("implementations.empty_file", file=hyp_name), icon=":material/error:")
+        left.error(t("implementations.empty_file", file=views.md_escape(hyp_name)), icon=":material/error:")
         return None
     try:
         reader.check_line_counts((hyp_name, hyp_lines), streams)
     except reader.InputFileError as error:
-        right.error(error_text(error), icon=":material/error:")
+        right.error(views.md_escape(error_text(error)), icon=":material/error:")
         return None
     if hypothesis is not None:  # checked files uploaded here: the other corpus pages open on them too
         ss[S.FILES] = replace(kept or S.LoadedFiles(), hypothesis=(hyp_name, hyp_lines), references=tuple(streams))
@@ -219,9 +219,9 @@ def show_waterfall(result: Waterfall, what: str) -> None:
     a, b = IMPLEMENTATIONS[result.first].label, IMPLEMENTATIONS[result.second].label
     st.subheader(":material/waterfall_chart: " + t("implementations.waterfall_title", first=a, second=b, what=what))
     if result.reason_message is not None:
-        st.warning(iv.md_text(result.reason_message.render(language())), icon=":material/warning:")
+        st.warning(views.md_escape(result.reason_message.render(language())), icon=":material/warning:")
         return
-    st.info(iv.md_text(result.summary_message.render(language())), icon=":material/lightbulb:")
+    st.info(views.md_escape(result.summary_message.render(language())), icon=":material/lightbulb:")
     st.table(iv.styled(iv.waterfall_frame(result, language())).hide(axis="index"))
     charts.show(st, iv.waterfall_chart, result, language(), width="stretch")
     st.caption(t("implementations.waterfall_caption", first=a, second=b, gap=f"{result.gap:+.4g}"))
@@ -236,7 +236,7 @@ def show_pair(first: str, second: str, candidate: str, references: list[str], or
     st.dataframe(iv.fields_frame([traces[first], traces[second]], language()), hide_index=True, width="stretch")
     st.subheader(":material/call_split: " + t("implementations.part_ways"))
     divergence = compare_traces(traces[first], traces[second])
-    st.info(iv.md_text(divergence.summary_message.render(language())), icon=":material/lightbulb:")
+    st.info(views.md_escape(divergence.summary_message.render(language())), icon=":material/lightbulb:")
     st.table(iv.styled(iv.steps_frame(divergence, language())).hide(axis="index"))
     if divergence.differing:
         st.markdown(iv.differences_markdown(divergence, language()))
@@ -253,7 +253,7 @@ def show_tokens(divergence: Divergence, candidate: str, references: list[str]) -
             users = [t.implementation.label for t in (divergence.first, divergence.second) if t.tokenizer == tokenizer]
             names = t("implementations.and").join(dict.fromkeys(users))
             tokenizer_name = iv.tokenizer_name(tokenizer, language())
-            st.markdown(t("implementations.tokens_of", tokenizer=tokenizer_name, tools=iv.md_text(names)))
+            st.markdown(t("implementations.tokens_of", tokenizer=tokenizer_name, tools=views.md_escape(names)))
             st.html(views.tokens_html(trace.candidate_tokens, None, t("implementations.candidate_tokens")))
             for k, tokens in enumerate(trace.reference_tokens):
                 st.html(views.tokens_html(tokens, None, views.ref_label(k)))

@@ -5,7 +5,6 @@ User text reaches Markdown only through :func:`pages.views.md_escape`; tables an
 
 from __future__ import annotations
 
-import html
 import math
 import re
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from bleu_core.mistakes import MistakeCheck
 from bleu_core.tools import IMPLEMENTATIONS, Implementation, ImplementationTrace, number
 from bleu_core.tools.fields import FAILS, PRINTED_LINE, reported_fields
 from bleu_core.waterfall import Waterfall
+from pages.views import md_escape
 
 #: The built-in example: a short sentence with no 3- or 4-gram match and two references of different lengths,
 #: so smoothing, zero handling and the reference-length rule all change the number.
@@ -31,16 +31,6 @@ EXAMPLE_REFERENCES = (
 REFERENCE_KEY = "sacrebleu"
 HIGHLIGHT = "background-color: #fff4d6"
 Row = tuple[Implementation, float, float]
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
-
-
-def md_text(text: str) -> str:
-    """User text made inert in Markdown: <, > and & as entities, Markdown and LaTeX punctuation backslashed.
-
-    Quotes stay as they are (an escaped ``&#x27;`` would have its ``#`` backslashed and show literally).
-    """
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\n", " ")
 
 
 def localized(value: object, language: str = DEFAULT_LANGUAGE) -> str:
@@ -219,7 +209,7 @@ def steps_frame(divergence: Divergence, language: str = DEFAULT_LANGUAGE) -> pd.
 def differences_markdown(divergence: Divergence, language: str = DEFAULT_LANGUAGE) -> str:
     """A bullet per step that differs, user text escaped."""
     lines = [
-        f"- **{md_text(s.label.render(language))}**: {md_text(localized(s.why, language))}"
+        f"- **{md_escape(s.label.render(language))}**: {md_escape(localized(s.why, language))}"
         for s in divergence.differing
     ]
     return "\n".join(lines) or text("implementations.no_step_differs", language)
@@ -296,8 +286,8 @@ def mistakes_frame(checks: Sequence[MistakeCheck], language: str = DEFAULT_LANGU
 
 def mistakes_markdown(checks: Sequence[MistakeCheck], language: str = DEFAULT_LANGUAGE) -> str:
     return "\n".join(
-        f"- **{md_text(_mistake(c, 'title', 'mistake', language))}**: "
-        f"{md_text(_mistake(c, 'detail', 'explanation', language))}"
+        f"- **{md_escape(_mistake(c, 'title', 'mistake', language))}**: "
+        f"{md_escape(_mistake(c, 'detail', 'explanation', language))}"
         for c in checks
     )
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from bleu_core.i18n import Message
+from bleu_core.limits import LIMITS
+from pages.views import echo
 
 MAX_ORDER_LIMIT = 8
 #: The tokenizers and smoothing methods the pages offer, in their order (labels: the [settings] catalog).
@@ -39,11 +44,31 @@ def weight_key(n: int) -> str:
 IMPLEMENTATION_MODES = ("sentence", "corpus")
 
 
+def link_length(params: Mapping[str, Sequence[str]]) -> int:
+    """Characters of the query string that carries ``params``, percent-encoded as a browser sends it."""
+    pairs = [(key, value) for key, values in params.items() for value in values]
+    unencoded = sum(len(key) + 1 + len(value) for key, value in pairs) + max(len(pairs) - 1, 0)  # key=value&…
+    if unencoded > LIMITS.link_chars:  # too long already (encoding only lengthens it): not worth encoding
+        return unencoded
+    return len(urllib.parse.urlencode(pairs, errors="surrogatepass"))
+
+
+def link_too_long(params: Mapping[str, Sequence[str]]) -> Message | None:
+    """Why a link is refused whole (longer than ``LIMITS.link_chars``), or None when its length is fine."""
+    length = link_length(params)
+    if length <= LIMITS.link_chars:
+        return None
+    return Message("common.link_too_long", {"length": length, "limit": LIMITS.link_chars})
+
+
 def parse_implementations_query(
     params: Mapping[str, list[str]], tools: Sequence[str], orders: Sequence[str]
 ) -> tuple[dict[str, Any], list[str]]:
     """Implementations-page values from a link (candidate, references, first, second, mode, order) and the
-    problems with it; never raises."""
+    problems with it (Markdown-safe: a rejected value is quoted by :func:`pages.views.echo`); never raises.
+    A link longer than ``LIMITS.link_chars`` is refused whole."""
+    if (too_long := link_too_long(params)) is not None:
+        return {}, [str(too_long)]
     values: dict[str, Any] = {}
     problems: list[str] = []
     if params.get("candidate"):
@@ -56,7 +81,7 @@ def parse_implementations_query(
             if raw in allowed:
                 values[key] = raw
             else:
-                problems.append(f"{key} must be one of {', '.join(allowed)}; got {raw!r}")
+                problems.append(f"{key} must be one of {', '.join(allowed)}; got {echo(raw)}")
     return values, problems
 
 

@@ -14,10 +14,19 @@ import altair as alt
 import pandas as pd
 
 from bleu_core.explain import Explanation, OrderBreakdown
-from bleu_core.i18n import text
+from bleu_core.i18n import Message, text
+from bleu_core.limits import LIMITS
 
 STATUS_COLORS = {"matched": "#1b7f3b", "clipped": "#c77700", "unmatched": "#b3261e"}
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
+#: Punctuation that starts or ends Markdown, GFM, LaTeX ($) or Streamlit (``:red[…]``, directives) syntax.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:])")
+#: CommonMark's line endings (a lone CR is one): inside one message they would start blocks (lists, headings).
+_LINE_END = re.compile(r"\r\n?|\n")
+#: Where GFM turns plain text into a link (autolink literals: ``https://…``, ``www.…``, ``a@b.c``).  Streamlit's
+#: renderer finds them in the text after backslashes are resolved, so escaping cannot stop them; an invisible
+#: word joiner (U+2060) after the colon of ``://``, between ``www`` and its dot, and after ``@`` does.
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)", re.IGNORECASE)
+WORD_JOINER = "\u2060"
 
 
 def status_help(status: str, lang: str = "en") -> str:
@@ -26,8 +35,24 @@ def status_help(status: str, lang: str = "en") -> str:
 
 
 def md_escape(text: str) -> str:
-    """User text made inert in Markdown: HTML escaped, Markdown and LaTeX punctuation backslashed."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\n", " ")
+    """User text (or a name) made inert in Markdown, the one escape for every Markdown element of the pages.
+
+    Line endings (CR, LF, CRLF) become spaces; ``&``, ``<`` and ``>`` become entities; every punctuation mark
+    that Markdown, GFM, LaTeX or Streamlit give a meaning is backslashed (so list markers, headings, links,
+    images, emphasis, tables, math and colour directives stay text); autolink literals are broken by an invisible
+    word joiner.  Quotes stay as they are (an entity such as ``&#x27;`` would have its ``#`` backslashed).
+    """
+    flat = _AUTOLINK.sub(WORD_JOINER, _LINE_END.sub(" ", text))
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+
+
+def echo(value: str, limit: int = LIMITS.echo_chars) -> Message:
+    """A rejected value as a message quotes it: its first ``limit`` characters in Python's quoting (control
+    characters as escapes), Markdown-escaped, and how long it was when cut."""
+    shown = md_escape(repr(value[:limit]))
+    if len(value) <= limit:
+        return Message("common.echo", {"value": shown})
+    return Message("common.echo_cut", {"value": shown, "length": len(value)})
 
 
 def fmt(value: float, digits: int = 4) -> str:
@@ -349,26 +374,27 @@ def markdown_report(explanation: Explanation, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
+#: A cell a spreadsheet reads as a plain number; it cannot call anything, so it is written as it is.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+#: First characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
 def csv_safe(value: object) -> object:
-    """Neutralize spreadsheet formulas in user text (cells starting with =, +, @, a tab, or -word)."""
-    if (
-        isinstance(value, str)
-        and value
-        and (
-            value[0] in "=+@\t\r"
-            or (value[0] == "-" and len(value) > 1 and not value[1].isspace() and not value[1].isdigit())
-        )
-    ):
+    """A text cell that a spreadsheet would read as a formula (it starts with =, +, -, @, a tab or a carriage
+    return), with a ``'`` in front; numbers, and text that is only a number (``-0.5``), as they are."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     return value
 
 
 def frame_csv(frame: pd.DataFrame) -> str:
-    """CSV of a frame whose text cells may hold user text."""
+    """CSV of a frame whose text cells (and column names) may hold user text."""
     safe = frame.copy()
     for column in safe.columns:
         if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
             safe[column] = safe[column].map(csv_safe)
+    safe.columns = [csv_safe(column) for column in safe.columns]
     return safe.to_csv(index=False)
 
 

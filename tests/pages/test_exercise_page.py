@@ -13,6 +13,7 @@ from bleu_core.exercise_checks import MISTAKES, Quantity, exercise_steps, expect
 from bleu_core.exercises import exercise_from_preset, generate_exercise
 from bleu_core.explain import Explanation
 from bleu_core.i18n import catalog, text
+from pages.exercise import SEED_CEILING
 from tests.i18n_check import rendered_labels, untranslated
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
@@ -155,8 +156,8 @@ def test_preset_and_own_text_from_the_link_and_bad_parameters() -> None:
     assert at.query_params["max_n"] == "2" and len([b for b in at.button if str(b.key).endswith("_check")]) == 1
     at = page(seed="x", trap="nope")
     assert [str(w.value) for w in at.warning] == [
-        text("exercise.bad_seed", value="x"),
-        text("exercise.bad_trap", value="nope"),
+        text("exercise.bad_seed", limit=SEED_CEILING - 1, value="'x'"),
+        text("exercise.bad_trap", value="'nope'"),
     ]
     assert at.query_params["seed"] == "1"
 

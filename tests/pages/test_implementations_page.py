@@ -14,7 +14,9 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.mistakes import common_mistakes
 from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations, compare_implementations, number
-from pages.implementations_views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES, HIGHLIGHT, md_text
+from pages.implementations_views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES, HIGHLIGHT
+from pages.views import md_escape
+from tests.pages.test_corpus_page import plain
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations.py")
 
@@ -82,8 +84,8 @@ def test_opens_on_the_example_where_tools_disagree() -> None:
     assert row["the setting behind it"].startswith("reference length r: closest, ties to the shorter → the shortest")
     # The pair view opens on sacreBLEU vs NLTK and names the step with its numbers.
     info = " ".join(i.value for i in at.info)
-    assert md_text("first part ways at the step 'precisions'") in info
-    assert md_text("sacreBLEU uses 1/(2·7) = 0.07143 (exp smoothing) and NLTK substitutes 2.2e-308") in info
+    assert md_escape("first part ways at the step 'precisions'") in info
+    assert md_escape("sacreBLEU uses 1/(2·7) = 0.07143 (exp smoothing) and NLTK substitutes 2.2e-308") in info
 
 
 def test_common_mistakes_are_computed_numbers() -> None:
@@ -94,7 +96,7 @@ def test_common_mistakes_are_computed_numbers() -> None:
     real = sacrebleu.sentence_bleu(EXAMPLE_CANDIDATE, list(EXAMPLE_REFERENCES)).score / 100
     assert set(frame["correct (sacreBLEU)"]) == {f"{real:.4f}"}
     text = "\n".join(m.value for m in at.markdown)
-    assert md_text("p_1 becomes 8/9 instead of 7/9 ('the' counted twice") in text
+    assert md_escape("p_1 becomes 8/9 instead of 7/9 ('the' counted twice") in text
 
 
 def test_editing_the_text_updates_every_number() -> None:
@@ -105,7 +107,7 @@ def test_editing_the_text_updates_every_number() -> None:
     assert not at.exception
     assert_numbers_match(at, candidate, references)
     # Whitespace tools keep "mat." whole: the pair view now parts ways at the tokens.
-    assert md_text("first part ways at the step 'tokens'") in " ".join(i.value for i in at.info)
+    assert md_escape("first part ways at the step 'tokens'") in " ".join(i.value for i in at.info)
     at.button[0].click().run()  # restore the example
     assert at.text_input(key="im_candidate").value == EXAMPLE_CANDIDATE
 
@@ -114,7 +116,7 @@ def test_choosing_a_pair() -> None:
     at = page()
     at.selectbox(key="im_second").set_value("hf-evaluate").run()
     info = " ".join(i.value for i in at.info)
-    assert md_text("at the step 'reference length r'") in info
+    assert md_escape("at the step 'reference length r'") in info
     steps = table(at, "HF evaluate")
     assert list(steps.columns) == ["step", "sacreBLEU", "HF evaluate"]
     assert steps.set_index("step").loc["reference length r", "HF evaluate"] == "c = 9, r = 6"
@@ -168,10 +170,10 @@ def test_corpus_upload_scores_every_tool() -> None:
 def test_bad_files_are_reported_next_to_the_input() -> None:
     at = upload(page(), b"a b c\nd e f\n", [b"a b c\n"])
     assert not at.exception
-    errors = " ".join(e.value for e in at.error)
+    errors = " ".join(plain(e.value) for e in at.error)  # file names in errors are Markdown-escaped
     assert "ref1.txt: has 1 lines but the hypothesis hyp.txt has 2" in errors
     at = upload(page(), b"a\x00b\n", [b"a\n"])
     assert not at.exception
-    assert any("hyp.txt (line 1)" in e.value and "NUL" in e.value for e in at.error)
+    assert any("hyp.txt (line 1)" in plain(e.value) and "NUL" in e.value for e in at.error)
     at = upload(page(), b"ok\n", [b"caf\xe9\n"])
-    assert any("ref1.txt (line 1): not valid UTF-8" in e.value for e in at.error)
+    assert any("ref1.txt (line 1): not valid UTF-8" in plain(e.value) for e in at.error)
