@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleu_core import make_options
 from bleu_core.lint import RULES, LintFinding, LintInput, check_empty_lines, check_line_counts, lint_corpus
-from bleu_core.ngram_lists import characteristic_ngrams, ngram_tallies
+from bleu_core.ngram_lists import characteristic_ngrams, ngram_tallies, plain_characteristic_ngrams
+from tests.conftest import Pair, read_plain
 
 CLEAN = ("hyp.txt", ["The cat sat on the mat.", "It is raining."])
 CLEAN_REF = ("ref.txt", ["The cat is on the mat.", "It rains."])
@@ -82,6 +85,38 @@ def test_characteristic_ngrams_count_clipped_matches() -> None:
     more_b = {c.ngram: (c.matches, c.others) for c in contrasts["B"][0]}
     assert more_b == {"sat": (1, 0.0), "on": (1, 0.0), "mat": (1, 0.0)}
     assert {c.ngram for c in contrasts["B"][1]} == {"the", "cat"}
+
+
+words = st.lists(st.sampled_from(["a", "b", "c", ".", "the"]), max_size=8).map(" ".join)
+
+
+@given(
+    st.integers(1, 4).flatmap(lambda n: st.lists(st.lists(words, min_size=n, max_size=n), min_size=1, max_size=4)),
+    st.integers(1, 4),
+    st.integers(1, 6),
+    st.sampled_from(["13a", "char"]),
+    st.data(),
+)
+def test_characteristic_ngrams_equal_the_plain_version(
+    outputs: list[list[str]], max_order: int, top: int, tokenize: str, data: st.DataObject
+) -> None:
+    """The array engine picks, orders and counts exactly what clipping segment by segment gives (ties too)."""
+    n = len(outputs[0])
+    references = data.draw(st.lists(st.lists(st.none() | words, min_size=n, max_size=n), min_size=1, max_size=2))
+    systems = {f"system {i}": lines for i, lines in enumerate(outputs)}
+    options = make_options(tokenize=tokenize, max_order=max_order)
+    fast = characteristic_ngrams(systems, references, options, top)
+    assert fast == plain_characteristic_ngrams(systems, references, options, top)
+
+
+def test_characteristic_ngrams_equal_the_plain_version_on_wmt22(pairs: list[Pair]) -> None:
+    pair = next(p for p in pairs if p.name == "en-zh")
+    references = [read_plain(path)[:300] for path in pair.references]
+    systems = {path.name: read_plain(path)[:300] for path in pair.systems[:4]}
+    options = make_options(tokenize="zh")
+    assert characteristic_ngrams(systems, references, options) == plain_characteristic_ngrams(
+        systems, references, options
+    )
 
 
 def test_every_finding_has_a_catalog_message_in_every_language() -> None:
