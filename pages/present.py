@@ -40,17 +40,27 @@ SCREEN = 720
 TEXT_PX = 24  # prose, captions and token chips
 HEADING_PX = 32
 TABLE_PX = 22
-#: Height of a line: of prose, of a heading, of the chips (line-height 1.9), of a table cell (1.25 + padding).
+#: Height (px) of a line of prose, of a heading, of token chips (line-height 1.9, padding and margin), of a table
+#: row (line-height 1.25 and padding): as measured in chromium.
 LINE = 38.4
-HEADING_LINE = 40 + 6.4
-CHIP_LINE = TEXT_PX * 1.9
-ROW = TABLE_PX * 1.25 + 5
+HEADING_LINE = 40
+CHIP_LINE = TEXT_PX * 1.9 + 6
+ROW = TABLE_PX * 1.25 + 3
 #: A table cell's padding and border, left and right; the gap between tables side by side.
 CELL = 18
 GAP = 24
-#: What every step spends outside its content: the padding above, the step caption, the heading, the buttons
-#: and Streamlit's 16 px between elements; the rest is the content's, less a margin for estimates.
-FRAME = 16 + LINE + 16 + 16 + 58 + 8 + 24
+#: Above the content: the padding, the step caption, the gaps (the heading's lines come on top).  Below it: the
+#: gap, the row of buttons and the padding.  Streamlit puts 16 px between elements.  MARGIN absorbs estimates.
+ABOVE = 92
+BELOW = 16 + 46 + 8
+ELEMENT_GAP = 16
+MARGIN = 12
+
+
+def room(heading: str, other: float = 0) -> float:
+    """Height left for a step's content under its heading (``heading``: its text) and above the buttons, less
+    ``other`` px of what else the step shows."""
+    return SCREEN - ABOVE - lines(heading, HEADING_PX) * HEADING_LINE - BELOW - other - MARGIN
 
 
 #: Fixed CSS (no user text): no sidebar or header, body text >= 22 px, tables and formulas large.
@@ -73,9 +83,10 @@ header[data-testid="stHeader"], .st-key-{PAGE_UP}, .st-key-{PAGE_DOWN} {{ displa
 .tokens .tok {{ max-width: 100%; overflow-wrap: anywhere; }}
 .counts {{ display: flex; gap: {GAP}px; align-items: flex-start; }}
 .counts table {{ border-collapse: collapse; font-size: {TABLE_PX}px; line-height: 1.25; }}
-.counts th, .counts td {{ border: 1px solid rgba(49, 51, 63, 0.25); padding: 2px 8px; text-align: right;
+.counts th, .counts td {{ border: 1px solid rgba(49, 51, 63, 0.25); padding: 1px 8px; text-align: right;
   white-space: nowrap; }}
 .counts th {{ background: rgba(49, 51, 63, 0.06); font-weight: 600; }}
+.counts th:first-child {{ text-align: left; }}
 .counts td.ngram {{ text-align: left; font-family: "Source Code Pro", monospace; white-space: pre-wrap;
   overflow-wrap: anywhere; }}
 .counts tr.total td {{ font-weight: 700; border-top: 2px solid rgba(49, 51, 63, 0.6); }}
@@ -93,15 +104,16 @@ header[data-testid="stHeader"], .st-key-{PAGE_UP}, .st-key-{PAGE_DOWN} {{ displa
 
 
 def em(value: str, mono: bool = False) -> float:
-    """The width of ``value`` in ems, a little over: a wide East Asian character 1 em, any other 0.6 em in a
-    monospace font and 0.56 em in the proportional one."""
-    narrow = 0.6 if mono else 0.56
+    """The width of ``value`` in ems, a little over: a wide East Asian character 1 em, any other 0.6 em in the
+    monospace font (Source Code Pro), 0.5 em in the proportional one (Source Sans averages 0.47, 0.4 in bold
+    headings)."""
+    narrow = 0.6 if mono else 0.5
     return sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else narrow for ch in value)
 
 
 def lines(value: str, px: float, width: float = WIDTH) -> int:
-    """Lines that prose ``value`` takes at ``px`` in a block ``width`` wide (word wrap wastes up to a tenth)."""
-    return max(1, math.ceil(em(value) * px * 1.1 / width))
+    """Lines that prose ``value`` takes at ``px`` in a block ``width`` wide (word wrap wastes up to a twentieth)."""
+    return max(1, math.ceil(em(value) * px * 1.05 / width))
 
 
 class Chunk(NamedTuple):
@@ -157,22 +169,22 @@ def split_units(units: Sequence[float], room: float) -> list[tuple[int, int]]:
 
 def plan_sentences(trace: Explanation, lang: str) -> tuple[tuple[Chunk, ...], ...]:
     """The sentences step: whole sentences while they fit, a sentence longer than a screen in pieces."""
-    room = SCREEN - FRAME - 2 * HEADING_LINE - lines(settings_line(trace.options, lang), TEXT_PX) * LINE - 16
-    label_em = em(text("present.candidate", lang)) + 2
+    settings = lines(settings_line(trace.options, lang), TEXT_PX) * LINE + ELEMENT_GAP
+    space = room(text("present.sentences", lang), settings)
+    label_em = em(text("present.reference", lang, k=9)) + 1
     blocks: list[tuple[Chunk, float]] = []
     for index, sentence in enumerate((trace.candidate, *trace.references)):
         words = sentence.split(" ")
-        widths = [(em(word) + 0.3) * TEXT_PX * 1.1 for word in words]
-        widths[0] += label_em * TEXT_PX
-        per_screen = max(1, int(room // (LINE + 16))) * WIDTH
+        widths = [(em(word) + 0.25) * TEXT_PX for word in words]
+        per_screen = max(1, int((space - ELEMENT_GAP) // LINE)) * WIDTH * 0.9
         offset = 0
         for k, (first, last) in enumerate(split_units(widths, per_screen)):
             piece = " ".join(words[first:last])
-            height = math.ceil(sum(widths[first:last]) / WIDTH) * LINE + 16
+            height = flow_lines(widths[first:last], label_em * TEXT_PX) * LINE + ELEMENT_GAP
             start = sentence.index(piece, offset) if piece else offset
             blocks.append((Chunk(index, start, start + len(piece), k > 0), height))
             offset = start + len(piece)
-    screens = pack([height for _, height in blocks], room)
+    screens = pack([height for _, height in blocks], space)
     return tuple(tuple(blocks[i][0] for i in screen) for screen in screens)
 
 
@@ -180,8 +192,8 @@ def chip_width(token: str) -> float:
     return em(token, mono=True) * TEXT_PX + 14  # padding 5 px and margin 2 px on either side
 
 
-def chip_lines(widths: Sequence[float], first: float) -> int:
-    """Lines of chips that wrap at the screen's width, after a label ``first`` px wide."""
+def flow_lines(widths: Sequence[float], first: float) -> int:
+    """Lines of words or chips that wrap at the screen's width, after a label ``first`` px wide."""
     count, used = 1, first
     for width in widths:
         if used + width > WIDTH and used > 0:
@@ -193,19 +205,20 @@ def chip_lines(widths: Sequence[float], first: float) -> int:
 
 def plan_tokens(trace: Explanation, lang: str) -> tuple[tuple[Chunk, ...], ...]:
     """The tokens step: each sentence's chips while they fit, a sentence longer than a screen in pieces."""
-    room = SCREEN - FRAME - 2 * HEADING_LINE
+    space = room(text("present.tokens", lang, c=9999))
     blocks: list[tuple[Chunk, float]] = []
-    label = (em(text("present.token_count", lang, label=text("present.candidate", lang), count=9999)) + 8) * TEXT_PX
     for index, tokens in enumerate((trace.candidate_tokens, *trace.reference_tokens)):
+        name = text("present.candidate", lang) if index == 0 else views.ref_label(index - 1)
+        label = (em(text("present.token_count", lang, label=name, count=len(tokens))) + 1) * TEXT_PX
         widths = [chip_width(token) for token in tokens]
-        rows_per_screen = max(1, int((room - 16) // CHIP_LINE))
+        rows_per_screen = max(1, int((space - ELEMENT_GAP) // CHIP_LINE))
         ranges = [(0, len(tokens))]
-        if chip_lines(widths, label) > rows_per_screen:  # a piece of at most a screen's rows
+        if flow_lines(widths, label) > rows_per_screen:  # a piece of at most a screen's rows
             ranges = split_units(widths, rows_per_screen * WIDTH * 0.85 - label)
         for k, (first, last) in enumerate(ranges):
-            height = chip_lines(widths[first:last], label) * CHIP_LINE + 16
+            height = flow_lines(widths[first:last], label) * CHIP_LINE + ELEMENT_GAP
             blocks.append((Chunk(index, first, last, k > 0), height))
-    screens = pack([height for _, height in blocks], room)
+    screens = pack([height for _, height in blocks], space)
     return tuple(tuple(blocks[i][0] for i in screen) for screen in screens)
 
 
@@ -214,25 +227,39 @@ def count_cells(trace: Explanation, order: int, lang: str) -> pd.DataFrame:
     return views.order_table(trace.orders[order - 1], len(trace.references), lang, compact=True).astype(str)
 
 
-def table_screens(frame: pd.DataFrame, room: float, cap: int) -> list[list[Table]]:
-    """Consecutive rows into tables of at most ``cap`` rows within ``room`` px, side by side while the screen is
-    wide enough (an n-gram wider than a screen wraps, its row taller)."""
+class Widths(NamedTuple):
+    """An order's table measured once: its number columns together, the widest n-gram column on a screen, the
+    n-gram header, and each row's n-gram width and height (px)."""
+
+    numbers: float
+    widest: float
+    header: float
+    ngrams: tuple[float, ...]
+    heights: tuple[float, ...]
+
+
+def measure(frame: pd.DataFrame) -> Widths:
     numbers = sum(
         max(em(str(column)), *(em(value) for value in frame[column])) * TABLE_PX + CELL for column in frame.columns[1:]
     )
     widest = WIDTH - numbers - CELL  # the n-gram column of a table alone on the screen
-    header = em(str(frame.columns[0])) * TABLE_PX
-    widths = [em(value, mono=True) * TABLE_PX for value in frame.iloc[:, 0]]
-    heights = [math.ceil(max(width, 1) / widest) * (ROW - 5) + 5 for width in widths]
+    ngrams = tuple(em(value, mono=True) * TABLE_PX for value in frame.iloc[:, 0])
+    heights = tuple(math.ceil(max(width, 1) / widest) * (ROW - 3) + 3 for width in ngrams)
+    return Widths(numbers, widest, em(str(frame.columns[0])) * TABLE_PX, ngrams, heights)
+
+
+def table_screens(sizes: Widths, space: float, cap: int) -> list[list[Table]]:
+    """Consecutive rows into tables of at most ``cap`` rows within ``space`` px, side by side while the screen is
+    wide enough (an n-gram wider than a screen wraps, its row taller)."""
     screens: list[list[Table]] = [[]]
-    used, start = 0.0, 0
-    while start < len(widths):
-        end, height, column = start, ROW, header
-        while end < len(widths) and end - start < cap and (end == start or height + heights[end] <= room):
-            height += heights[end]
-            column = max(column, widths[end])
+    used, start, count = 0.0, 0, len(sizes.ngrams)
+    while start < count:
+        end, height, column = start, ROW, sizes.header
+        while end < count and end - start < cap and (end == start or height + sizes.heights[end] <= space):
+            height += sizes.heights[end]
+            column = max(column, sizes.ngrams[end])
             end += 1
-        width = min(column, widest) + CELL + numbers
+        width = min(column, sizes.widest) + CELL + sizes.numbers
         if screens[-1] and used + GAP + width > WIDTH:
             screens.append([])
             used = 0.0
@@ -243,27 +270,27 @@ def table_screens(frame: pd.DataFrame, room: float, cap: int) -> list[list[Table
 
 
 def plan_tables(trace: Explanation, order: int, lang: str) -> tuple[tuple[Table, ...], ...]:
-    """An order's table over as few screens as it needs, its rows spread evenly over them."""
+    """An order's table over as few screens as it needs, its rows spread evenly over them (no table of a row or
+    two beside full ones)."""
     frame = count_cells(trace, order, lang)
     breakdown = trace.orders[order - 1]
     below = max(
         lines(walkthrough.precision_line(trace, breakdown).replace("**", ""), TEXT_PX),
         lines(text("present.table_continues", lang, shown=9999, rows=9999, n=order), TEXT_PX),
     )
-    heading = lines(text("present.order_title", lang, n=order), HEADING_PX) * HEADING_LINE
-    room = SCREEN - FRAME - heading - below * LINE - 16
-    most = len(frame)
-    screens = table_screens(frame, room, most)
-    # the fewest rows per table that needs no more screens, so that the last screen is not left nearly empty
-    low, high = 1, most
-    while low < high:
-        middle = (low + high) // 2
-        if len(table_screens(frame, room, middle)) <= len(screens):
-            high = middle
-        else:
-            low = middle + 1
-    even = table_screens(frame, room, low)
-    return tuple(tuple(screen) for screen in (even if len(even) == len(screens) else screens))
+    space = room(text("present.order_title", lang, n=order), ELEMENT_GAP + below * LINE)
+    sizes = measure(frame)
+    # every row count per table that fits the height: the fewest screens, then the smallest table fullest
+    tallest = max(1, int((space - ROW) // ROW))
+    options = [table_screens(sizes, space, cap) for cap in range(1, min(tallest, len(frame)) + 1)]
+    best = min(options, key=lambda screens: (len(screens), -min(t.end - t.start for s in screens for t in s)))
+    return tuple(tuple(screen) for screen in best)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def plan_cached(candidate: str, references: tuple[str, ...], options: BleuOptions, lang: str) -> Layout:
+    """The layout of a text's lecture, kept: a long text takes a moment to plan, and every step asks for it."""
+    return plan(cached.explain_cached(candidate, references, options), lang)
 
 
 def plan(trace: Explanation, lang: str) -> Layout:
@@ -497,7 +524,7 @@ def render(candidate: str, references: list[str], options: BleuOptions, step_key
     except (ValueError, TypeError) as error:
         st.error(t("explain.cannot_score", error=error))
         return
-    layout = plan(trace, language())
+    layout = plan_cached(candidate, tuple(references), options, language())
     lecture = steps(trace, layout)
     ss = st.session_state
     ss[step_key] = min(max(1, int(ss.get(step_key, 1))), len(lecture))
