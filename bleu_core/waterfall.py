@@ -42,6 +42,9 @@ PIPELINE: tuple[str, ...] = FIELDS
 RULES_FIRST: tuple[str, ...] = tuple(reversed(FIELDS))
 #: Orders by name, for pages and links.
 ORDERS: dict[str, tuple[str, ...]] = {"pipeline": PIPELINE, "rules-first": RULES_FIRST}
+#: Changes up to this fraction of the score are the rounding of float arithmetic (exp(1 - r/c) against
+#: exp(1 - r/c) computed in another order), not a difference of conventions: about 4,500 units in the last place.
+ROUNDING = 1e-12
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +100,9 @@ class Waterfall:
 
     @property
     def moving(self) -> tuple[WaterfallStep, ...]:
-        """The steps that change the number (all but the first row, change != 0)."""
-        return tuple(row for row in self.rows[1:] if row.change != 0)
+        """The steps that change the number: all but the first row, a change beyond the rounding of the float
+        arithmetic (:data:`ROUNDING`, relative to the score), so a formula written another way moves nothing."""
+        return tuple(row for row in self.rows[1:] if abs(row.change) > ROUNDING * abs(row.score - row.change / 2))
 
     @property
     def summary_message(self) -> Message:

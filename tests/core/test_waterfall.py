@@ -7,6 +7,7 @@ the tools' own trace scores; NLTK's numbers are the real nltk's; d2l's equals th
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import math
 import random
@@ -240,3 +241,14 @@ def test_divergence_names_the_single_reference_and_the_missing_orders() -> None:
     )
     assert not steps["clipped counts"].differs  # d2l's missing orders 3 and 4 are a weights matter
     assert steps["weights"].differs
+
+
+def test_rounding_of_the_float_arithmetic_moves_nothing() -> None:
+    """A change of a few units in the last place (a formula written in another order) is no difference; a
+    change from 0 to a tiny number (NLTK's stand-in for log 0) still is."""
+    result = waterfall("sacrebleu", "nltk", "the cat is on the mat", ["the cat sat on the mat", "a cat on the mat"])
+    last = result.rows[-1]
+    noise = dataclasses.replace(last, score=0.35, change=8.327e-17)
+    tiny = dataclasses.replace(last, score=7.6e-78, change=7.6e-78)
+    assert dataclasses.replace(result, rows=(result.rows[0], noise)).moving == ()
+    assert dataclasses.replace(result, rows=(result.rows[0], tiny)).moving == (tiny,)
