@@ -11,7 +11,7 @@ from bleu_core.diagnosis import length_buckets
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.options import BleuOptions
 from bleu_core.reader import InputFileError
-from pages import cached, charts, compare_views, controls, ensure_app_navigation, verdict, views
+from pages import cached, charts, compare_views, controls, ensure_app_navigation, share, verdict, views
 from pages import state as S
 from pages.i18n import error_text, language, t
 
@@ -271,6 +271,7 @@ def render(
     show_details(analyses, systems, references, source, settings, key)
 
 
+link_slot = share.place(files=True)
 st.title(t("compare.title"))
 st.caption(t("compare.caption"))
 systems, references, source = read_inputs()
@@ -281,3 +282,4 @@ elif settings is not None:
     render(systems, references, source, settings)
 else:  # every weight is 0 (the sidebar says so too)
     st.error(t("settings.all_zero"), icon=":material/error:")
+link_slot.fill()

@@ -15,6 +15,7 @@ from pages import (
     corpus_segments,
     corpus_views,
     ensure_app_navigation,
+    share,
     views,
 )
 from pages import state as S
@@ -172,4 +173,6 @@ def main() -> None:
     )
 
 
+link_slot = share.place(files=True)  # the top of the sidebar; filled once the page is drawn
 main()
+link_slot.fill()

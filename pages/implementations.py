@@ -26,7 +26,7 @@ from bleu_core.waterfall import (
     first_differing_segment,
     waterfall,
 )
-from pages import cached, charts, ensure_app_navigation, views
+from pages import cached, charts, ensure_app_navigation, share, views
 from pages import implementations_views as iv
 from pages import state as S
 from pages.i18n import error_text, language, t, with_language
@@ -321,6 +321,7 @@ def sync_query(mode: str, first: str, second: str, order: str, candidate: str, r
         st.query_params.from_dict(wanted)
 
 
+link_slot = share.place(files=True)
 st.title(t("implementations.title"))
 st.caption(t("implementations.caption"))
 for problem in defaults():
@@ -343,3 +344,4 @@ if mode == CORPUS:
 else:
     text, refs = sentence_mode(*pair, str(chosen_order))
     sync_query("sentence", *pair, str(chosen_order), text, refs)
+link_slot.fill()
