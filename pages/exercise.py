@@ -19,7 +19,7 @@ from bleu_core.exercise_checks import Quantity, Verdict, check_answer, exercise_
 from bleu_core.exercises import TRAPS, Exercise, exercise_from_preset, exercise_from_text, generate_exercise
 from bleu_core.explain import Explanation
 from bleu_core.options import SMOOTH_DEFAULTS
-from pages import cached, share
+from pages import cached
 from pages.explain_link import build_link, whole_number
 from pages.i18n import language, t, with_language
 from pages.state import link_too_long
@@ -365,8 +365,7 @@ def entry_button(where: Any = st) -> None:
 
 def render_exercise() -> None:
     """The whole exercise mode: choose an exercise, show it, and walk through its steps."""
-    link_slot = share.place()
-    st.button(t("exercise.entry.back"), icon=":material/arrow_back:", on_click=leave)
+    st.sidebar.button(t("exercise.entry.back"), icon=":material/arrow_back:", on_click=leave)
     st.title(t("exercise.title"))
     st.caption(t("exercise.intro"))
     for problem in initialize():
@@ -376,7 +375,6 @@ def render_exercise() -> None:
     ss.setdefault(REVEALED, set())
     exercise = choose()
     sync_link()
-    link_slot.fill()
     if exercise is None:
         return
     trace = cached.explain_cached(exercise.candidate, exercise.references, exercise.options)
