@@ -1,13 +1,15 @@
 """The limits policy: how much work and memory one request may ask for, written once.
 
 Every entry point (pages, command line, API helpers that render or resample) reads its bounds from here and,
-when an input goes past one, says what was cut and why instead of doing unbounded work. The README's
-"Limits" section lists these numbers with their reasons; a test keeps the two in step.
+when an input goes past one, says what was cut and why instead of doing unbounded work. ``docs/limits.md``
+and the README's "Limits" section list these numbers with their reasons; a test keeps them in step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .i18n import Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,17 +21,93 @@ class Limits:
     walkthrough_tokens: int = 1_000
     #: References per segment the walkthrough shows column by column.
     walkthrough_references: int = 8
-    #: resamples x systems x segments one significance request may ask for (about 20 bytes per cell).
-    resample_cells: int = 50_000_000
+    #: Rows of one clipped-count table a summarized walkthrough shows (the most frequent n-grams first).
+    summary_rows: int = 200
+    #: Cells one significance request may fill: resamples x (segments + systems x statistics), 8 bytes each.
+    resample_cells: int = 100_000_000
+    #: Scores one significance request may compute: a resample's per system (bootstrap) or a trial's two per
+    #: pair of systems (approximate randomization); about 6 microseconds each, so at most ~20 s of one core.
+    resample_scores: int = 3_000_000
     #: Characters of one link (query string) the pages accept.
     link_chars: int = 8_000
     #: Characters of a rejected value echoed back to the user.
     echo_chars: int = 40
     #: Megabytes of one uploaded file (Streamlit's server.maxUploadSize says the same).
     upload_megabytes: int = 50
-    #: Megabytes the page layer's caches may hold in total.
+    #: Megabytes the page layer's caches of results may hold in total (each cache its share).
     cache_megabytes: int = 256
 
 
 #: The policy in force. Tests may build their own ``Limits(...)``; nothing mutates this one.
 LIMITS = Limits()
+
+
+class LimitExceeded(ValueError):
+    """A request past one of the limits, refused before any work: ``reason`` says it in any language."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
+def statistic_columns(max_order: int) -> int:
+    """Statistics kept per segment and per resample: hypothesis and reference length, matches and totals per order."""
+    return 2 + 2 * max_order
+
+
+def resample_cells(n_samples: int, n_systems: int, n_segments: int, max_order: int = 4) -> int:
+    """The memory of a significance request, in 8-byte cells: resamples x (segments + systems x statistics).
+
+    Each resample draws one segment index per segment (bootstrap; a flag per segment for approximate
+    randomization) and keeps the 2 + 2N statistics of every system; the resamples x systems x segments
+    products in between are computed a chunk at a time and never held whole.
+    """
+    return n_samples * (n_segments + n_systems * statistic_columns(max_order))
+
+
+def resample_scores(n_samples: int, n_systems: int, test: str = "bs") -> int:
+    """The time of a significance request, in scores computed: every resample of every system for the paired
+    bootstrap (``"bs"``); for approximate randomization (``"ar"``) two per trial and pair of systems."""
+    if test == "ar":
+        return n_samples * n_systems * (n_systems - 1)
+    return n_samples * n_systems
+
+
+def check_resamples(
+    n_samples: int,
+    n_systems: int,
+    n_segments: int,
+    max_order: int = 4,
+    test: str = "bs",
+    limits: Limits = LIMITS,
+) -> None:
+    """Raise :class:`LimitExceeded` naming the numbers when the request needs more than ``limits.resample_cells``
+    cells or ``limits.resample_scores`` scores, with the most resamples that would fit.
+
+    Called before anything is drawn: a refused request allocates nothing.
+    """
+    cells = resample_cells(n_samples, n_systems, n_segments, max_order)
+    scores = resample_scores(n_samples, n_systems, test)
+    if cells <= limits.resample_cells and scores <= limits.resample_scores:
+        return
+    most = min(
+        limits.resample_cells // resample_cells(1, n_systems, n_segments, max_order),
+        limits.resample_scores // max(1, resample_scores(1, n_systems, test)),
+    )
+    numbers = {"samples": n_samples, "systems": n_systems, "segments": n_segments, "most": most}
+    if cells > limits.resample_cells:
+        statistics = statistic_columns(max_order)
+        megabytes = -(-cells * 8 // 1_000_000)
+        raise LimitExceeded(
+            Message(
+                "limits.resample_cells",
+                {
+                    **numbers,
+                    "statistics": statistics,
+                    "megabytes": megabytes,
+                    "limit": limits.resample_cells * 8 // 1_000_000,
+                },
+            )
+        )
+    key = "limits.resample_scores_ar" if test == "ar" else "limits.resample_scores"
+    raise LimitExceeded(Message(key, {**numbers, "scores": scores, "limit": limits.resample_scores}))

@@ -29,6 +29,7 @@ from itertools import combinations
 
 import numpy as np
 
+from .limits import LIMITS, Limits, check_resamples
 from .options import BleuOptions
 from .progress import Progress, ProgressReporter
 from .resampling import Draws, draw, estimate_ci, paired_p_value
@@ -125,16 +126,20 @@ def compare_from_stats(
     n_samples: int | None = None,
     seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
+    limits: Limits = LIMITS,
 ) -> Comparison:
     """Scores, differences to the baseline (default: the best-scoring system) and all pairwise p-values.
 
     The resamples (``test="bs"``) or trials (``"ar"``) are drawn once, as sacreBLEU draws them; the p-value
-    of system b against baseline a equals ``sacrebleu --paired-{test}`` with a first.
+    of system b against baseline a equals ``sacrebleu --paired-{test}`` with a first.  A request of more than
+    ``limits.resample_cells`` resamples x systems x segments, or of more than ``limits.resample_scores`` scores,
+    raises :class:`bleu_core.limits.LimitExceeded` before anything is drawn.
     """
     options = check_options(options)
     test, samples = check_test(test, n_samples)
     seed = check_whole("seed", seed, 0)
     names, stats = check_stats(stats_by_system, options)
+    check_resamples(samples, len(names), len(stats[0]), options.max_order, test, limits)
     report = ProgressReporter(progress)
     report(0.0)
     draws = draw(stats, options, test, samples, seed, report)

@@ -12,6 +12,7 @@ import streamlit as st
 
 from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.i18n import text
+from bleu_core.limits import LimitExceeded
 from bleu_core.options import BleuOptions
 from bleu_core.ranking import CORRECTIONS, Comparison, SystemRank, rank_systems, ranking_samples
 from bleu_core.significance import DEFAULT_SEED
@@ -214,19 +215,20 @@ def compare(
     n_samples: int,
 ) -> Comparison:
     bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
-    comparison = cached.comparison_cached(
-        key,
-        systems,
-        references,
-        settings,
-        chosen.baseline,
-        chosen.test,
-        n_samples,
-        chosen.seed,
-        lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
-    )
-    bar.empty()
-    return comparison
+    try:
+        return cached.comparison_cached(
+            key,
+            systems,
+            references,
+            settings,
+            chosen.baseline,
+            chosen.test,
+            n_samples,
+            chosen.seed,
+            lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
+        )
+    finally:
+        bar.empty()
 
 
 def render_verdict(
@@ -238,13 +240,19 @@ def render_verdict(
 ) -> None:
     """Everything above the detail views: controls, summary, table, explanation, charts, ranking, report."""
     chosen = test_controls(analyses)
-    comparison = compare(key, systems, references, settings, chosen, chosen.n_samples)
+    try:
+        comparison = compare(key, systems, references, settings, chosen, chosen.n_samples)
+    except LimitExceeded as refusal:  # refused before anything was drawn (bleu_core.limits)
+        st.error(refusal.reason.render(language()))
+        return
     rank_samples = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
-    ranked = (
-        comparison
-        if rank_samples == chosen.n_samples
-        else compare(key, systems, references, settings, chosen, rank_samples)
-    )
+    ranked = comparison
+    if rank_samples != chosen.n_samples:
+        try:
+            ranked = compare(key, systems, references, settings, chosen, rank_samples)
+        except LimitExceeded as refusal:  # the ranking rests on the table's samples, and says so
+            note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=rank_samples, alpha=chosen.alpha)
+            st.warning(refusal.reason.render(language()) + " " + note)
     ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
     frame = verdict_views.results_frame(analyses, comparison, ranks, chosen.alpha, corrected)
     signature = analyses[chosen.baseline].result.signature

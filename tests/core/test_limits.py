@@ -1,0 +1,115 @@
+"""The limits policy (bleu_core/limits.py): documented number by number, and a significance request past it is
+refused before anything is drawn, naming the numbers; at the limit the memory stays far below 1 GB."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bleu_core import SegmentStats, make_options
+from bleu_core.limits import LIMITS, LimitExceeded, Limits, check_resamples, resample_cells, resample_scores
+from bleu_core.ranking import compare_from_stats, ranking_samples
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def systems(n_systems: int, n_segments: int) -> dict[str, SegmentStats]:
+    rng = np.random.default_rng(7)
+    out = {}
+    for s in range(n_systems):
+        lengths = rng.integers(10, 30, size=n_segments)
+        matches = np.minimum(rng.integers(0, 10, size=(n_segments, 4)), (lengths[:, None] - np.arange(4)).clip(0))
+        out[f"system {s}"] = SegmentStats.from_counts(matches, lengths, (lengths + 3)[:, None])
+    return out
+
+
+@pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(Limits)])
+def test_every_limit_is_documented_with_its_value(field: str) -> None:
+    docs = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
+    value = getattr(LIMITS, field)
+    row = next((line for line in docs.splitlines() if f"`{field}`" in line), None)
+    assert row is not None, f"docs/limits.md does not name {field}"
+    numbers = {int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", row)}
+    assert value in numbers, f"docs/limits.md gives {field} without its value {value:,}"
+
+
+def test_the_menu_choice_that_asked_for_gigabytes_is_refused_naming_the_numbers() -> None:
+    """50 systems of 20 segments at α = 0.001: the ranking asks 2,450,000 resamples (~49 GB before the limit)."""
+    samples = ranking_samples(50, 1000, 0.001, "holm")
+    assert samples == 2_450_000
+    with pytest.raises(LimitExceeded) as refused:
+        check_resamples(samples, 50, 20)
+    message = str(refused.value)
+    # 2,450,000 x (20 + 50 x 10) cells of 8 bytes; the limit in MB; the most resamples that fit (3 M scores / 50)
+    for number in ("2,450,000 resamples", "20 segments", "50 systems", "10,192 MB", "800 MB", "At most 60,000"):
+        assert number in message
+
+
+def test_a_refused_comparison_allocates_nothing() -> None:
+    stats = systems(50, 20)
+    tracemalloc.start()
+    try:
+        with pytest.raises(LimitExceeded):
+            compare_from_stats(stats, make_options(), n_samples=2_450_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000
+
+
+def test_approximate_randomization_is_bounded_by_its_pairs() -> None:
+    """AR scores both systems of every pair in every trial: 20 systems x 10,000 trials are 3.8 M scores."""
+    assert resample_scores(10_000, 20, "ar") == 3_800_000
+    with pytest.raises(LimitExceeded, match="trials of approximate randomization"):
+        check_resamples(10_000, 20, 200, test="ar")
+    check_resamples(10_000, 20, 200, test="bs")  # the bootstrap scores each system once per resample: fits
+
+
+def test_the_cells_are_the_drawn_segments_and_the_kept_statistics() -> None:
+    assert resample_cells(1000, 2, 1) == 1000 * (1 + 2 * 10)
+    assert resample_cells(1000, 15, 2000, max_order=2) == 1000 * (2000 + 15 * 6)
+
+
+def test_ordinary_requests_pass() -> None:
+    """A WMT-sized test set: 15 systems x 2,000 segments, 1,000 resamples (and the α = 0.05 ranking's 5,000)."""
+    check_resamples(1000, 15, 2000)
+    check_resamples(ranking_samples(15, 1000, 0.05), 15, 2000)
+    check_resamples(10_000, 5, 2000, test="ar")
+
+
+def test_the_limits_are_parameters() -> None:
+    tight = Limits(resample_cells=1000)
+    with pytest.raises(LimitExceeded):
+        compare_from_stats(systems(2, 100), make_options(), n_samples=10, limits=tight)
+    assert compare_from_stats(systems(2, 100), make_options(), n_samples=5, limits=tight).n_samples == 5
+
+
+PEAK = """
+import resource, sys
+import numpy as np
+from bleu_core import make_options
+from bleu_core.ranking import compare_from_stats
+sys.path.insert(0, {root!r})
+from tests.core.test_limits import systems
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+compare_from_stats(systems({n_systems}, {n_segments}), make_options(), n_samples={samples}, test="bs")
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+"""
+
+
+def test_the_largest_bootstrap_request_allowed_stays_under_a_gigabyte() -> None:
+    """The costliest shape the limits let through: 2 systems of many segments, so that the drawn indices (8 bytes
+    per resample and segment) take the whole cell budget. Measured in a fresh process (peak resident memory)."""
+    n_systems, n_segments = 2, 2000
+    samples = LIMITS.resample_cells // resample_cells(1, n_systems, n_segments)
+    check_resamples(samples, n_systems, n_segments)
+    code = PEAK.format(root=str(ROOT), n_systems=n_systems, n_segments=n_segments, samples=samples)
+    grown = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert grown < 1_000_000_000
