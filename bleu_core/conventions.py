@@ -10,13 +10,14 @@ tool's score (tested against every tool's trace).  :mod:`bleu_core.waterfall` wa
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .i18n import Message, message
-from .tokenizers import tokenize_line
+from .tokenizers import tokenize_each
 from .tools.base import CorpusCounts, count_corpus
 
 __all__ = [
@@ -158,18 +159,21 @@ class Corpus:
     references: tuple[tuple[str, ...], ...]
 
 
-def _tokens(text: str, point: Conventions) -> list[str]:
+def _tokens(texts: Sequence[str], point: Conventions) -> list[list[str]]:
+    """Each text's tokens under ``point``'s tokenizer and case."""
     if point.tokenizer == "13a":
-        return tokenize_line(text, "13a", point.lowercase)
-    text = text.lower() if point.lowercase else text
-    return text.split(" ") if point.tokenizer == "space" else text.split()
+        return tokenize_each(texts, "13a", point.lowercase)
+    lowered = [text.lower() for text in texts] if point.lowercase else texts
+    return [text.split(" ") if point.tokenizer == "space" else text.split() for text in lowered]
 
 
 def count(corpus: Corpus, point: Conventions, max_order: int) -> CorpusCounts:
     """Clipped counts under ``point``'s tokens, case and references (the shared clipping rule)."""
     refs = [list(r[:1]) if point.references == "first" else list(r) for r in corpus.references]
-    hyps = [_tokens(h, point) for h in corpus.hypotheses]
-    return count_corpus(hyps, [[_tokens(r, point) for r in rs] for rs in refs], max_order)
+    flat = _tokens([text for segment in refs for text in segment], point)
+    ends = list(itertools.accumulate(len(segment) for segment in refs))
+    grouped = [flat[end - len(segment) : end] for end, segment in zip(ends, refs, strict=True)]
+    return count_corpus(_tokens(corpus.hypotheses, point), grouped, max_order)
 
 
 def _reference_length(c: int, lengths: Sequence[int], rule: str) -> int:

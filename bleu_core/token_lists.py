@@ -85,7 +85,7 @@ def token_list_statistics(
 
 
 def plain_token_list_statistics(hyps: TokenLists, refs: Sequence[TokenLists], max_order: int) -> SegmentStats:
-    """:func:`token_list_statistics` segment by segment (:func:`bleu_core.tools.base.count_corpus`)."""
-    from .tools.base import count_corpus
+    """:func:`token_list_statistics` segment by segment (:func:`bleu_core.tools.base.plain_count_corpus`)."""
+    from .tools.base import plain_count_corpus
 
-    return count_corpus(hyps, refs, max_order).statistics()  # type: ignore[arg-type]
+    return plain_count_corpus(hyps, refs, max_order).statistics()  # type: ignore[arg-type]

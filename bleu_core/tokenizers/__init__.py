@@ -14,7 +14,7 @@ Modules: :mod:`.joined` (a stream as one array of units, line boundaries as offs
 
 from __future__ import annotations
 
-from .corpus import encode_lines, encode_together, tokenize_line, tokenize_lines
+from .corpus import encode_lines, encode_together, tokenize_each, tokenize_line, tokenize_lines
 from .vocabulary import Encoded, Vocabulary, decode
 from .zh import is_chinese_char
 
@@ -25,6 +25,7 @@ __all__ = [
     "encode_lines",
     "encode_together",
     "is_chinese_char",
+    "tokenize_each",
     "tokenize_line",
     "tokenize_lines",
 ]

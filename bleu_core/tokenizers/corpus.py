@@ -59,6 +59,14 @@ def tokenize_line(line: str, tokenize: str = "13a", lowercase: bool = False) -> 
     return tokenize_lines([line], tokenize, lowercase)[0]
 
 
+def tokenize_each(texts: Sequence[str], tokenize: str = "13a", lowercase: bool = False) -> list[list[str]]:
+    """:func:`tokenize_line` of every text, as one stream when no text holds a line break of its own (the
+    stream tokenizers read one line per text); text by text otherwise."""
+    if any("\n" in text or "\r" in text for text in texts):
+        return [tokenize_line(text, tokenize, lowercase) for text in texts]
+    return tokenize_lines(list(texts), tokenize, lowercase)
+
+
 def encode_lines(lines: Sequence[str], tokenize: str, lowercase: bool, vocab: Vocabulary, grow: bool = True) -> Encoded:
     """Token ids of every line as sacreBLEU's BLEU tokenizes it (lowercase, rstrip, tokenize, split).
 

@@ -19,6 +19,7 @@ from ..clipping import clipped_matches
 from ..i18n import Message, message
 from ..scoring import brevity_penalty
 from ..statistics import SegmentStats, closest_ref_length
+from ..token_lists import token_list_statistics
 
 Tokens = Sequence[str]
 
@@ -244,8 +245,35 @@ class CorpusCounts:
         return SegmentStats.from_counts(self.segment_matches, self.candidate_lengths, padded)
 
 
+#: Below this many segments :func:`count_corpus` clips with Counters (the arrays' set-up costs more).
+ARRAY_SEGMENTS = 64
+
+
 def count_corpus(candidates: Sequence[Tokens], references: Sequence[Sequence[Tokens]], max_order: int) -> CorpusCounts:
-    """Clipped matches of orders 1..``max_order`` and lengths of every segment (``references[i]``: segment i's)."""
+    """Clipped matches of orders 1..``max_order`` and lengths of every segment (``references[i]``: segment i's).
+
+    Speed trick and its plain version: a corpus of at least :data:`ARRAY_SEGMENTS` segments, each with a
+    reference, is counted by the array engine (:func:`bleu_core.token_lists.token_list_statistics`);
+    :func:`plain_count_corpus` clips segment by segment with Counters.  Both give the same counts
+    (``tests/core/test_token_lists.py``); the gain is measured by ``bench/corpus_speed.py``'s tools row.
+    """
+    if len(candidates) < ARRAY_SEGMENTS or not all(references):
+        return plain_count_corpus(candidates, references, max_order)
+    stats = token_list_statistics(candidates, references, max_order)
+    return CorpusCounts(
+        max_order,
+        tuple(map(tuple, stats.matches.tolist())),
+        tuple(map(tuple, stats.totals.tolist())),
+        tuple(stats.hyp_len.tolist()),
+        tuple(tuple(len(ref) for ref in refs) for refs in references),
+        int(stats.ref_len.sum()),
+    )
+
+
+def plain_count_corpus(
+    candidates: Sequence[Tokens], references: Sequence[Sequence[Tokens]], max_order: int
+) -> CorpusCounts:
+    """:func:`count_corpus` segment by segment with :func:`bleu_core.clipping.clipped_matches` (Counters)."""
     orders = range(1, max_order + 1)
     counted = [[clipped_matches(c, refs, n) for n in orders] for c, refs in zip(candidates, references, strict=True)]
     lengths = tuple(tuple(len(ref) for ref in refs) for refs in references)

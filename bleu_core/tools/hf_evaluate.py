@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 from ..i18n import Message, message
-from ..tokenizers import tokenize_line
+from ..tokenizers import tokenize_each, tokenize_line
 from .base import (
     SHORTEST,
     Implementation,
@@ -140,5 +140,7 @@ def sentence_trace(implementation: Implementation, candidate: str, references: S
 
 def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
     """The registry entry\'s corpus score of sacreBLEU-style streams: 13a tokens, max_order 4, no smoothing."""
-    tokens = [[tokenize_line(ref, "13a") for ref in refs] for refs in segment_references(hypotheses, streams)]
-    return hf_evaluate_bleu([tokenize_line(h, "13a") for h in hypotheses], tokens)["bleu"]
+    segments = segment_references(hypotheses, streams)
+    flat = iter(tokenize_each([ref for refs in segments for ref in refs], "13a"))
+    tokens = [[next(flat) for _ in refs] for refs in segments]
+    return hf_evaluate_bleu(tokenize_each(hypotheses, "13a"), tokens)["bleu"]

@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bleu_core.statistics import SegmentStats
 from bleu_core.token_lists import plain_token_list_statistics, token_list_statistics
+from bleu_core.tools.base import count_corpus, plain_count_corpus
 from tests.conftest import Pair, read_plain
 
 
@@ -54,3 +55,25 @@ def test_wmt22_token_lists(pairs: list[Pair], chunk: int) -> None:
     refs = [[stream[i].split() for stream in streams] for i in range(len(hyps))]
     refs[3] = refs[3][:1]  # one segment with a single reference
     assert_same(token_list_statistics(hyps, refs, 4, chunk), plain_token_list_statistics(hyps, refs, 4))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(SEGMENT, st.lists(SEGMENT, min_size=0, max_size=3)), min_size=60, max_size=90),
+    st.integers(1, 5),
+)
+def test_count_corpus_equals_its_plain_version(corpus: list[tuple[list[Any], list[list[Any]]]], order: int) -> None:
+    """The tools' counts from the array engine (64 segments and more) equal clipping with Counters, field by
+    field; a segment without references takes the plain way for the whole corpus."""
+    hyps = [hyp for hyp, _ in corpus]
+    refs = [refs for _, refs in corpus]
+    assume(any(refs))  # without any reference there is no closest length to choose, either way
+    assert count_corpus(hyps, refs, order) == plain_count_corpus(hyps, refs, order)
+
+
+def test_wmt22_counts_of_the_tools(pairs: list[Pair]) -> None:
+    pair = next(p for p in pairs if p.name == "de-en")
+    streams = [read_plain(path) for path in pair.references]
+    hyps = [line.split() for line in read_plain(pair.systems[1])]
+    refs = [[stream[i].split() for stream in streams] for i in range(len(hyps))]
+    assert count_corpus(hyps, refs, 4) == plain_count_corpus(hyps, refs, 4)
