@@ -155,9 +155,14 @@ def _charts(
         Row(r.system, None, r.best - 0.4, r.worst + 0.4, PALETTE[(r.cluster - 1) % len(PALETTE)], r.label)
         for r in ranks
     ]
+    # approximate randomization has p-values and no interval: its titles promise none
+    intervals = comparison.test == "bs"
+    delta_key = "verdict.report_chart_delta" if intervals else "fit.report_chart_delta_no_interval"
     return [
-        interval_svg(text("verdict.report_chart_delta", language, baseline=comparison.baseline), deltas, "Δ BLEU", 0.0),
-        interval_svg(text("verdict.chart_ci", language), scores, "BLEU"),
+        interval_svg(text(delta_key, language, baseline=comparison.baseline), deltas, "Δ BLEU", 0.0),
+        interval_svg(
+            text("verdict.chart_ci" if intervals else "fit.chart_scores_no_interval", language), scores, "BLEU"
+        ),
         interval_svg(
             text("verdict.report_chart_ranks", language), rank_rows, text("verdict.axis_rank_range", language)
         ),

@@ -15,6 +15,7 @@ import pandas as pd
 from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
 from bleu_core.ngram_lists import NgramContrast
+from pages.views import title_lines
 
 _LATEX_SPECIAL = re.compile(r"([\\&%$#_{}~^])")
 _LATEX_REPLACEMENTS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -50,31 +51,86 @@ def results_json(frame: pd.DataFrame, signature: str, test: str, n_samples: int,
     )
 
 
+#: More systems than this and the precision and length-bucket charts become sorted dot plots (one row per
+#: system, one colour per order or bucket): grouped bars of ten systems were hair-thin in look-alike colours.
+GROUPED_SYSTEMS = 4
+#: A legend of system names under the chart, two a row, names in full.
+SYSTEM_LEGEND = alt.Legend(orient="bottom", columns=2, labelLimit=0)
+
+
+def _dot_plot(
+    data: pd.DataFrame, value: str, key: str, keys: Sequence[str], systems: Sequence[str], titles: Mapping[str, str]
+) -> alt.Chart:
+    """One row per system (``systems`` order), a dot per ``key`` coloured along an ordered scale, a grey line
+    from the lowest to the highest dot."""
+    y = alt.Y("system:N", sort=list(systems), title=None, axis=alt.Axis(labelLimit=180))
+    spans = (
+        alt.Chart(data).mark_rule(color="#bbbbbb", strokeWidth=2).encode(y=y, x=f"min({value}):Q", x2=f"max({value}):Q")
+    )
+    dots = (
+        alt.Chart(data)
+        .mark_circle(size=80, opacity=0.9)
+        .encode(
+            y=y,
+            x=alt.X(f"{value}:Q", title=titles[value]),
+            color=alt.Color(
+                f"{key}:O",
+                sort=list(keys),
+                scale=alt.Scale(scheme="viridis"),
+                title=titles[key],
+                legend=alt.Legend(orient="bottom", labelLimit=0),
+            ),
+            tooltip=[
+                alt.Tooltip("system:N", title=titles["system"]),
+                f"{key}:O",
+                alt.Tooltip(f"{value}:Q", format=".2f"),
+            ],
+        )
+    )
+    return (spans + dots).properties(height=alt.Step(24))
+
+
 def precisions_chart(analyses: Mapping[str, CorpusAnalysis], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
+    """n-gram precisions per system: grouped bars for a few systems, a sorted dot plot for many."""
     rows = [
         {"system": name, "order": f"p{n}", "precision": 100 * p}
         for name, a in analyses.items()
         for n, p in enumerate(a.result.precisions, 1)
     ]
+    data = pd.DataFrame(rows)
+    orders = list(dict.fromkeys(data["order"]))
+    title = title_lines(text("compare.chart_precisions", language))
+    if len(analyses) > GROUPED_SYSTEMS:
+        systems = sorted(analyses, key=lambda name: -analyses[name].result.score)
+        titles = {
+            "precision": text("compare.axis_precision", language),
+            "order": text("compare.axis_order", language),
+            "system": text("compare.legend_system", language),
+        }
+        return _dot_plot(data, "precision", "order", orders, systems, titles).properties(title=title)
     return (
-        alt.Chart(pd.DataFrame(rows))
+        alt.Chart(data)
         .mark_bar()
         .encode(
-            x=alt.X("order:N", title=None),
-            xOffset="system:N",
+            x=alt.X("order:N", title=None, sort=orders),
+            xOffset=alt.XOffset("system:N", sort=list(analyses)),
             y=alt.Y("precision:Q", title=text("compare.axis_precision", language)),
-            color=alt.Color("system:N", title=text("compare.legend_system", language)),
+            color=alt.Color(
+                "system:N", sort=list(analyses), title=text("compare.legend_system", language), legend=SYSTEM_LEGEND
+            ),
             tooltip=[
                 alt.Tooltip("system:N", title=text("compare.legend_system", language)),
                 alt.Tooltip("order:N", title=text("compare.axis_order", language)),
                 alt.Tooltip("precision:Q", title=text("compare.axis_precision", language), format=".2f"),
             ],
         )
-        .properties(height=260, title=text("compare.chart_precisions", language))
+        .properties(height=260, title=title)
     )
 
 
 def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
+    """Corpus BLEU per reference-length bucket and system: grouped bars for a few systems, a dot plot for many
+    (systems sorted by their mean over the buckets)."""
     rows = [
         {"system": name, "reference length": b.label, "BLEU": 100 * b.corpus_bleu, "segments": b.segments}
         for name, items in buckets.items()
@@ -83,19 +139,33 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]], language: str =
     order: list[str] = list(
         dict.fromkeys(str(row["reference length"]) for row in sorted(rows, key=lambda r: _bucket_start(r)))
     )
+    data = pd.DataFrame(rows)
+    title = title_lines(text("compare.chart_buckets", language))
+    if len(buckets) > GROUPED_SYSTEMS:
+        means = data.groupby("system")["BLEU"].mean()
+        systems = sorted(buckets, key=lambda name: -float(means.get(name, 0.0)))
+        titles = {
+            "BLEU": text("compare.axis_bucket_bleu", language),
+            "reference length": text("compare.axis_reference_length", language),
+            "system": text("compare.legend_system", language),
+        }
+        return _dot_plot(data, "BLEU", "reference length", order, systems, titles).properties(title=title)
     return (
-        alt.Chart(pd.DataFrame(rows))
+        alt.Chart(data)
         .mark_bar()
         .encode(
             x=alt.X(
                 "reference length:N",
                 sort=order,
                 title=text("compare.axis_reference_length", language),
-                axis=alt.Axis(labelAngle=0),
+                # every bucket named: angled when they do not fit side by side, never dropped
+                axis=alt.Axis(labelAngle=0, labelOverlap=False),
             ),
-            xOffset="system:N",
+            xOffset=alt.XOffset("system:N", sort=list(buckets)),
             y=alt.Y("BLEU:Q", title=text("compare.axis_bucket_bleu", language)),
-            color=alt.Color("system:N", title=text("compare.legend_system", language)),
+            color=alt.Color(
+                "system:N", sort=list(buckets), title=text("compare.legend_system", language), legend=SYSTEM_LEGEND
+            ),
             tooltip=[
                 alt.Tooltip("system:N", title=text("compare.legend_system", language)),
                 alt.Tooltip("reference length:N", title=text("compare.axis_reference_length", language)),
@@ -103,7 +173,7 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]], language: str =
                 alt.Tooltip("BLEU:Q", format=".2f"),
             ],
         )
-        .properties(height=260, title=text("compare.chart_buckets", language))
+        .properties(height=260, title=title)
     )
 
 

@@ -15,6 +15,7 @@ from bleu_core.spelling_twins import Twin
 from bleu_core.what_if import WhatIf
 from bleu_core.word_accuracy import WordBucket
 from pages.corpus_views import MISSING, fixed
+from pages.views import title_lines
 
 Label = Callable[[WordBucket], str]
 #: Brackets around the chosen n-gram in the segments that hold it.
@@ -66,11 +67,13 @@ def word_chart(buckets: Sequence[WordBucket], label: Label, axis: str, title: st
         alt.Chart(data)
         .mark_bar(color="#3b6ea8")
         .encode(
-            x=alt.X("bucket:N", sort=alt.SortField("order"), title=axis, axis=alt.Axis(labelAngle=0)),
+            x=alt.X(
+                "bucket:N", sort=alt.SortField("order"), title=axis, axis=alt.Axis(labelAngle=0, labelOverlap=False)
+            ),
             y=alt.Y("F:Q", title="F", scale=alt.Scale(domain=[0, 1])),
             tooltip=["bucket", alt.Tooltip("F:Q", format=".4f")],
         )
-        .properties(height=240, title=title)
+        .properties(height=240, title=title_lines(title))
     )
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
 from bleu_core.ranking import Comparison, SystemRank
+from pages.views import title_lines
 
 MINUS = "\u2212"
 #: Heatmaps with more systems than this show no text in their cells (tooltips only).
@@ -180,15 +181,20 @@ def ci_chart(frame: pd.DataFrame, comparison: Comparison, language: str = DEFAUL
         alt.Tooltip("low:Q", title=text("verdict.low", language), format=".2f"),
         alt.Tooltip("high:Q", title=text("verdict.high", language), format=".2f"),
     ]
+    points = base.mark_point(filled=True, size=70, color="#3b6ea8").encode(
+        x=alt.X("BLEU:Q", scale=x, title="BLEU"), tooltip=tooltip
+    )
+    if not any(comparison.intervals):  # approximate randomization: scores only, and the title says so
+        return points.properties(height=alt.Step(26), title=title_lines(text("fit.chart_scores_no_interval", language)))
     bars = base.mark_rule(color="#3b6ea8", strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title="BLEU"), x2="high:Q")
-    points = base.mark_point(filled=True, size=70, color="#3b6ea8").encode(x=alt.X("BLEU:Q", scale=x), tooltip=tooltip)
-    return (bars + points).properties(height=alt.Step(26), title=text("verdict.chart_ci", language))
+    return (bars + points).properties(height=alt.Step(26), title=title_lines(text("verdict.chart_ci", language)))
 
 
 def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     """Each system's difference to the baseline with the 95% interval of the difference (paired resamples)."""
     data = frame[frame["system"] != baseline][["system", "Δ BLEU", "Δ low", "Δ high", "verdict", "p-value"]].copy()
     data.columns = pd.Index(["system", "delta", "low", "high", "verdict", "p"])
+    has_interval = bool(data["low"].notna().any())  # approximate randomization gives p-values, no interval
     data["low"] = data["low"].fillna(data["delta"])
     data["high"] = data["high"].fillna(data["delta"])
     data["verdict"] = [verdict_label(v, language) for v in data["verdict"]]
@@ -200,7 +206,8 @@ def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANG
             domain=[verdict_label(v, language) for v in list(VERDICT_COLORS)[:4]],
             range=list(VERDICT_COLORS.values())[:4],
         ),
-        legend=alt.Legend(orient="bottom", title=None),
+        # two labels a row, none cut: four in one row ran out of width at 1280 px ("or…")
+        legend=alt.Legend(orient="bottom", title=None, columns=2, labelLimit=0),
     )
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES), color=color)
     tooltip = [
@@ -211,10 +218,19 @@ def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANG
         alt.Tooltip("p:Q", title=text("verdict.col_p", language)),
         alt.Tooltip("verdict:N", title=text("verdict.col_verdict", language)),
     ]
-    rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title=f"BLEU − {baseline}"), x2="high:Q")
-    points = base.mark_point(filled=True, size=70).encode(x=alt.X("delta:Q", scale=x), tooltip=tooltip)
+    axis_title = f"BLEU − {baseline}"
+    points = base.mark_point(filled=True, size=70).encode(
+        x=alt.X("delta:Q", scale=x, title=axis_title), tooltip=tooltip
+    )
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#444", strokeDash=[4, 3]).encode(x="zero:Q")
-    return (zero + rules + points).properties(height=alt.Step(26), title=text("verdict.chart_delta", language))
+    if not has_interval:
+        return (zero + points).properties(
+            height=alt.Step(26), title=title_lines(text("fit.chart_delta_no_interval", language))
+        )
+    rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title=axis_title), x2="high:Q")
+    return (zero + rules + points).properties(
+        height=alt.Step(26), title=title_lines(text("verdict.chart_delta", language))
+    )
 
 
 def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
@@ -260,7 +276,7 @@ def rank_chart(ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE) ->
         ],
     )
     labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x=alt.X("to:Q", scale=x), text="rank:N")
-    return (bars + labels).properties(height=alt.Step(24), title=text("verdict.chart_ranks", language))
+    return (bars + labels).properties(height=alt.Step(24), title=title_lines(text("verdict.chart_ranks", language)))
 
 
 def heatmap(
@@ -317,5 +333,5 @@ def heatmap(
     return (cells + labels).properties(
         width=alt.Step(step),
         height=alt.Step(step),
-        title=text("verdict.chart_heatmap", language),
+        title=title_lines(text("verdict.chart_heatmap", language)),
     )

@@ -17,6 +17,8 @@ from bleu_core.explain import Explanation, OrderBreakdown
 from bleu_core.i18n import Message, text
 from bleu_core.limits import LIMITS
 
+#: The tick that marks a smoothed precision on the precision chart.
+SMOOTHED_COLOR = "#c77700"
 STATUS_COLORS = {"matched": "#1b7f3b", "clipped": "#c77700", "unmatched": "#b3261e"}
 #: Punctuation that starts or ends Markdown, GFM, LaTeX ($) or Streamlit (``:red[…]``, directives) syntax.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:])")
@@ -111,6 +113,42 @@ def precision_frame(explanation: Explanation) -> pd.DataFrame:
     )
 
 
+#: Characters of a chart title's line (a CJK character counts two): a half-width chart at 1280x720 is about
+#: 370 px wide, and Vega cuts a longer title with "…".
+TITLE_CHARS = 44
+
+
+def _width(text: str) -> int:
+    return sum(2 if ord(c) >= 0x2E80 else 1 for c in text)
+
+
+def _wrap(text: str, limit: int) -> list[str]:
+    """Greedy lines of words (a CJK character is a word; closing marks stay with the character before)."""
+    words = re.findall(r"[\u2e80-\uffef][，。、；：）」』》]*\s*|[^\s\u2e80-\uffef]+\s*", text)
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and _width(line + word.rstrip()) > limit:
+            lines.append(line.rstrip())
+            line = ""
+        line += word
+    return [*lines, line.rstrip()]
+
+
+def title_lines(title: str, limit: int = TITLE_CHARS) -> list[str]:
+    """``title`` broken into lines of at most ``limit`` characters (Vega-Lite draws a list as lines): before a
+    bracketed part first, then between words or CJK characters; a word longer than a line stays whole."""
+    lines: list[str] = []
+    closing = re.search(r"\s*([(（][^()（）]*[)）])$", title.strip())  # a bracketed ending: "… (red: costs the most)"
+    parts = [title.strip()[: closing.start()], closing.group(1)] if closing and closing.start() else [title.strip()]
+    for part in parts:
+        if lines and _width(lines[-1] + " " + part) <= limit:
+            lines[-1] += ("" if part.startswith("（") else " ") + part
+        else:
+            lines += _wrap(part, limit)
+    return [line for line in lines if line]
+
+
 def _styled(chart: alt.LayerChart, large: bool) -> alt.LayerChart:
     """Horizontal axis labels always; projector sizes (>= 18 px) in presentation mode."""
     size = 20 if large else 12
@@ -121,24 +159,58 @@ def _styled(chart: alt.LayerChart, large: bool) -> alt.LayerChart:
 
 
 def precision_chart(explanation: Explanation, lang: str = "en", large: bool = False) -> alt.LayerChart:
-    """Bars of the modified precisions p_n per order, labelled with the fraction (p_n = matches / total)."""
+    """Bars of the modified precisions p_n per order, labelled with the fraction (p_n = matches / total).
+
+    A bar is as tall as its label says (``0/5`` draws nothing); where smoothing changed an order, an orange tick
+    marks the smoothed value the score uses, and the subtitle says so.
+    """
     frame = precision_frame(explanation)
     frame["label"] = list(frame["fraction"])
+    frame["smoothed value"] = [
+        o.precision if o.smoothed and not explanation.no_unigram_match else None for o in explanation.orders
+    ]
+    order_axis = alt.X("n:N", title=text("explain.chart_order", lang), sort=list(frame["n"]))
+    y = alt.Y(
+        "p_n (unsmoothed):Q",
+        title=text("explain.chart_precision", lang),
+        scale=alt.Scale(domain=[0, 1.1]),
+        axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+    )
     base = alt.Chart(frame).encode(
-        x=alt.X("n:N", title=text("explain.chart_order", lang), sort=None),
-        y=alt.Y(
-            "p_n (used):Q",
-            title=text("explain.chart_precision", lang),
-            scale=alt.Scale(domain=[0, 1.1]),
-            axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
-        ),
-        tooltip=["n", "fraction", alt.Tooltip("p_n (used):Q", format=".4f"), alt.Tooltip("weight:Q", format=".3f")],
+        x=order_axis,
+        y=y,
+        tooltip=[
+            "n",
+            "fraction",
+            alt.Tooltip("p_n (unsmoothed):Q", format=".4f"),
+            alt.Tooltip("p_n (used):Q", format=".4f"),
+            alt.Tooltip("weight:Q", format=".3f"),
+        ],
     )
     bars = base.mark_bar(color="#3b6ea8")
     labels = base.mark_text(dy=-12 if large else -8, fontSize=20 if large else 11).encode(text="label:N")
-    chart = (bars + labels).properties(height=360 if large else 260)
-    if not large:  # on the projector the step's heading names the chart
-        chart = chart.properties(title=text("explain.chart_precisions", lang))
+    layers = [bars, labels]
+    smoothed = [o for o in explanation.orders if o.smoothed] if not explanation.no_unigram_match else []
+    if smoothed:
+        ticks = (
+            alt.Chart(frame)
+            .transform_filter("isValid(datum['smoothed value'])")
+            .mark_tick(color=SMOOTHED_COLOR, thickness=3, size=40 if large else 28)
+            .encode(
+                x=order_axis,
+                y=alt.Y("smoothed value:Q", scale=alt.Scale(domain=[0, 1.1])),
+                tooltip=["n", alt.Tooltip("smoothed value:Q", format=".4f")],
+            )
+        )
+        layers.append(ticks)
+    chart: alt.LayerChart = alt.LayerChart(layer=layers).properties(height=360 if large else 260)
+    note = text("fit.smoothed_tick", lang, method=explanation.options.smooth) if smoothed else ""
+    # on the projector the step's heading names the chart; the smoothing note stays
+    title = "" if large else text("explain.chart_precisions", lang)
+    if title:
+        chart = chart.properties(title=alt.TitleParams(title_lines(title), subtitle=title_lines(note) if note else []))
+    elif note:
+        chart = chart.properties(title=alt.TitleParams(title_lines(note, 2 * TITLE_CHARS), fontSize=16))
     return _styled(chart, large)
 
 
@@ -155,7 +227,9 @@ def contribution_chart(explanation: Explanation, lang: str = "en", large: bool =
     frame["is_infinite"] = [not math.isfinite(v) for v in frame["value"]]
     frame["label"] = [fmt(v, 3) for v in frame["value"]]
     base = alt.Chart(frame).encode(
-        x=alt.X("term:N", sort=None, title=text("explain.chart_term", lang)),
+        # an explicit order: with sort=None Vega keeps the order values first appeared in, and a chart updated in
+        # place from 3 orders to 4 read "1 2 3 BP 4"
+        x=alt.X("term:N", sort=list(frame["term"]), title=text("explain.chart_term", lang)),
         y=alt.Y("shown:Q", title=text("explain.chart_contribution", lang)),
         tooltip=["term", "label"],
     )
@@ -163,7 +237,8 @@ def contribution_chart(explanation: Explanation, lang: str = "en", large: bool =
         color=alt.condition("datum.is_infinite", alt.value("#b3261e"), alt.value("#7a5195")),
     )
     labels = base.mark_text(dy=12 if large else 10, color="black", fontSize=18 if large else 11).encode(text="label:N")
-    chart = (bars + labels).properties(height=380 if large else 260, title=text("explain.chart_contributions", lang))
+    title = text("explain.chart_contributions", lang)
+    chart = (bars + labels).properties(height=380 if large else 260, title=title_lines(title))
     return _styled(chart, large)
 
 
