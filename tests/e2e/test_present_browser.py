@@ -12,7 +12,8 @@ from urllib.parse import urlencode
 import pytest
 
 from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
-from bleu_core.explain import explain
+from bleu_core.explain import Explanation, explain, paper_text
+from pages import present
 from tests.e2e.conftest import IDLE, SCREENSHOTS
 
 #: Sizes measured in the page: the smallest text of the main area, its scroll extent, the sidebar.
@@ -36,6 +37,19 @@ MEASURE = r"""() => {
 }"""
 
 
+def preset_trace(preset: Preset) -> Explanation:
+    """The preset as the page counts it (a paper-faithful preset without case and punctuation)."""
+    candidate, references = preset.candidate, list(preset.references)
+    if preset.paper:
+        candidate, references = paper_text(candidate), [paper_text(r) for r in references]
+    return explain(candidate, references, **preset.options())
+
+
+def lecture(trace: Explanation, lang: str) -> list[present.Step]:
+    """The steps of the page's lecture (a table longer than a screen takes several)."""
+    return present.steps(trace, present.plan(trace, lang))
+
+
 def open_step(page: Any, server: str, query: str, ready: str = "stSlider") -> None:
     page.goto(f"{server}/?{query}")
     page.wait_for_selector(f'[data-testid="stMainBlockContainer"] [data-testid="{ready}"]', timeout=60_000)
@@ -46,9 +60,8 @@ def open_step(page: Any, server: str, query: str, ready: str = "stSlider") -> No
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("key", ["love", "papineni1"])
 def test_every_step_fits_a_projector(server: str, browser: Any, lang: str, key: str) -> None:
-    preset = PRESET_BY_KEY[key]
-    trace = explain(preset.candidate, list(preset.references), **preset.options())
-    total = 7 + trace.options.max_order
+    trace = preset_trace(PRESET_BY_KEY[key])
+    total = len(lecture(trace, lang))
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -97,12 +110,12 @@ QUICK = {"papineni1", "matlab4", "clip_bigrams3"}
 )
 def test_every_preset_fits_in_chinese(server: str, browser: Any, preset: Preset) -> None:
     """The tallest steps (the clipped-count tables) and the first and last of every preset, in Chinese."""
-    trace = explain(preset.candidate, list(preset.references), **preset.options())
-    total = 7 + trace.options.max_order
+    steps = lecture(preset_trace(preset), "zh")
+    tables = [number for number, step in enumerate(steps, 1) if step.kind == "order"]
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     try:
-        for step in [1, *range(3, 3 + trace.options.max_order), total]:
+        for step in [1, *tables, len(steps)]:
             open_step(page, server, f"preset={preset.key}&present=1&step={step}&lang=zh")
             size = page.evaluate(MEASURE)
             assert size["scrollWidth"] <= 1280 and size["scrollHeight"] <= 720, (step, size)
