@@ -15,6 +15,7 @@ from bleu_core.reader import InputFileError
 from bleu_core.tools.nltk import nltk_smoothing_scores
 from pages import cached, controls, ensure_app_navigation, exercise, explain_link, present, share, views, walkthrough
 from pages import state as S
+from pages.corpus_segments import way_back
 from pages.i18n import error_text, language, t, with_language
 
 ensure_app_navigation()
@@ -424,6 +425,7 @@ if st.session_state[S.PRESENT]:
 else:
     st.title(t("explain.title"))
     st.caption(t("explain.caption"))
+    way_back()  # opened from a Corpus segment: the button back to it
     for problem in problems:
         st.warning(t("explain.link_ignored", problem=problem))
     candidate, references = counted(*inputs())

@@ -193,3 +193,70 @@ def send_to_explain(
     session[PRESET] = EXPLAIN_CUSTOM
     session[HIGHLIGHT] = 1
     session[LOADED] = True
+
+
+# ---------------------------------------------------------------------------------------------
+# Round trips: what a page keeps while the user is on another page, and the way back.
+
+#: Corpus page: the segment walked through (its number input) and the segment table's filters and order.
+CORPUS_SEGMENT = "co_segment"
+CORPUS_TABLE = ("co_sort", "co_ascending", "co_score_range", "co_length_range")
+#: The corpus (a digest) whose segment table the kept values describe.
+CORPUS_TABLE_FOR = KEPT + "co_table_for"
+#: The Corpus page's what-if edits that differ from the file: {(corpus digest, segment index): edited text}.
+CORPUS_EDITS = KEPT + "co_edits"
+#: The corpus whose edits the editors on screen hold (a digest): another corpus gets its own edits.
+CORPUS_EDITS_FOR = KEPT + "co_edits_for"
+#: Explain's text came from the Corpus page (a :class:`CorpusOrigin`); the way back leads there.
+FROM_CORPUS = "ex_from_corpus"
+#: Explain's button back to the Corpus segment.
+BACK_TO_CORPUS = "ex_back_to_corpus"
+#: Set by that button: the run opens the Corpus page.
+GO_CORPUS = "ex_go_corpus"
+#: Compare's pairwise view: the segment shown, the pair it was chosen for, the scatter point last applied.
+COMPARE_SEGMENT = "cmp_segment"
+COMPARE_PAIR = KEPT + "cmp_pair"
+COMPARE_PICKED = KEPT + "cmp_picked"
+
+
+def edit_key(index: int) -> str:
+    """The widget key of the what-if editor of segment ``index`` (0-based) on the Corpus page."""
+    return f"co_edit_{index}"
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusOrigin:
+    """Where Explain's text came from: segment ``segment`` (1-based) of the Corpus page, edited or as in the file."""
+
+    segment: int
+    edited: bool
+
+
+def kept_edit(session: Mapping[Any, Any], corpus: str, index: int) -> str | None:
+    """The kept what-if edit of segment ``index`` of corpus ``corpus`` (a digest), if the user made one."""
+    edits = session.get(CORPUS_EDITS)
+    return edits.get((corpus, index)) if isinstance(edits, dict) else None
+
+
+def keep_edit(session: MutableMapping[Any, Any], corpus: str, index: int, edited: str, original: str) -> None:
+    """Keep the what-if edit of one segment for the session (an edit back to the file's line is dropped)."""
+    edits = dict(session.get(CORPUS_EDITS) or {})
+    if edited == original:
+        edits.pop((corpus, index), None)
+    else:
+        edits[(corpus, index)] = edited
+    session[CORPUS_EDITS] = edits
+
+
+def tool_key(which: str, mode: str) -> str:
+    """The selector of tool ``which`` ("first" or "second") on the Implementations page in ``mode``.
+
+    One widget per mode: Streamlit gives a keyed selectbox its identity from the key alone, and the browser
+    keeps showing the label it drew first, so one widget would still say ``sentence_bleu`` in corpus mode.
+    """
+    return f"im_{which}" if mode == IMPLEMENTATION_MODES[0] else f"im_{which}_{mode}"
+
+
+def chosen_tool_key(which: str) -> str:
+    """Where the chosen tool ``which`` is kept, whichever mode's selector chose it."""
+    return f"{KEPT}im_{which}"

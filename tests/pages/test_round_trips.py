@@ -1,0 +1,125 @@
+"""AppTest through app.py: work survives a visit to another page and comes back where it was.
+
+Corpus → Explain → Corpus keeps the segment and its what-if edit, and Explain offers the way back; the
+Implementations page keeps the typed sentence across its modes and names its tools by mode; Compare's
+pairwise view opens a new pair on a segment of that pair's list and names the systems in its legend.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from pages import state as S
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+HYPS = list(DEMO_SYSTEMS["literal"])
+REFS = [list(stream) for stream in DEMO_REFERENCES]
+
+
+def app_on(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page(page).run()
+    assert not at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def open_on_explain(at: AppTest) -> AppTest:
+    """Click "Open this segment on Explain"; stay on Explain (AppTest's next run would go back to its own page)."""
+    at.button(key="co_send_explain").click().run()
+    assert not at.exception
+    assert at.title[0].value == "Explain BLEU, step by step"  # the button opened Explain
+    at.switch_page("pages/explain.py").run()
+    assert not at.exception
+    return at
+
+
+def buttons(at: AppTest) -> dict[str, str]:
+    """Shown buttons: key -> label."""
+    return {b.key: b.label for b in at.button if b.key}
+
+
+# --- Corpus → Explain → Corpus --------------------------------------------------------------------------------
+
+
+def corpus_with_edit(segment: int, edit: str) -> AppTest:
+    at = app_on("pages/corpus.py")
+    at.selectbox(key="co_sort").set_value("segment").run()
+    at.number_input(key=S.CORPUS_SEGMENT).set_value(segment).run()
+    at.text_area(key=S.edit_key(segment - 1)).set_value(edit).run()
+    assert not at.exception
+    return at
+
+
+def test_segment_and_edit_survive_the_round_trip_by_the_way_back() -> None:
+    edit = REFS[0][2]  # segment 3 rewritten as its first reference
+    at = corpus_with_edit(3, edit)
+    edited = list(HYPS)
+    edited[2] = edit
+    after = f"{sacrebleu.corpus_bleu(edited, REFS).score:.2f}"
+    assert metric(at, "corpus BLEU after the edit") == after
+    open_on_explain(at)
+    assert at.text_input(key=S.CANDIDATE).value == edit  # Explain walks through the edited segment
+    assert buttons(at)[S.BACK_TO_CORPUS] == "Back to segment 3 on Corpus (with your edit)"
+    at.button(key=S.BACK_TO_CORPUS).click().run()  # the button opens Corpus in this run
+    assert not at.exception
+    assert at.title[0].value.startswith("Corpus BLEU"), ([i.value for i in at.info], [b.label for b in at.button])
+    assert at.number_input(key=S.CORPUS_SEGMENT).value == 3
+    at.switch_page("pages/corpus.py").run()
+    assert at.radio(key="co_view").value == "segments"
+    assert at.number_input(key=S.CORPUS_SEGMENT).value == 3
+    assert at.text_area(key=S.edit_key(2)).value == edit
+    assert at.selectbox(key="co_sort").value == "segment"
+    assert metric(at, "corpus BLEU after the edit") == after
+    at.run()  # the next run keeps them too
+    assert at.number_input(key=S.CORPUS_SEGMENT).value == 3
+    assert at.text_area(key=S.edit_key(2)).value == edit
+
+
+def test_segment_and_edit_survive_a_visit_by_the_menu() -> None:
+    at = corpus_with_edit(2, "the edited second segment")
+    at.switch_page("pages/explain.py").run()
+    assert S.BACK_TO_CORPUS not in buttons(at)  # Explain was not opened from the segment: no way back
+    at.switch_page("pages/corpus.py").run()
+    assert not at.exception
+    assert at.number_input(key=S.CORPUS_SEGMENT).value == 2
+    assert at.text_area(key=S.edit_key(1)).value == "the edited second segment"
+
+
+def test_way_back_names_an_unedited_segment_and_ends_with_an_example() -> None:
+    at = app_on("pages/corpus.py")
+    at.selectbox(key="co_sort").set_value("segment").run()
+    at.number_input(key=S.CORPUS_SEGMENT).set_value(4).run()
+    open_on_explain(at)
+    assert buttons(at)[S.BACK_TO_CORPUS] == "Back to segment 4 on Corpus"
+    at.text_input(key=S.CANDIDATE).set_value("a sentence typed on Explain").run()
+    assert S.BACK_TO_CORPUS in buttons(at)  # still the segment's own text, edited here
+    at.selectbox(key=S.PRESET).set_value("love").run()
+    assert S.BACK_TO_CORPUS not in buttons(at)  # an example replaced it: nothing to go back to
+
+
+def test_edits_belong_to_their_corpus() -> None:
+    at = corpus_with_edit(2, "an edit of the literal system")
+    other = next(name for name in DEMO_SYSTEMS if name != "literal")
+    at.selectbox(key="co_demo").set_value(other).run()
+    assert at.text_area(key=S.edit_key(1)).value == DEMO_SYSTEMS[other][1]
+    at.selectbox(key="co_demo").set_value("literal").run()
+    assert at.text_area(key=S.edit_key(1)).value == "an edit of the literal system"
+
+
+def test_way_back_in_chinese() -> None:
+    at = app_on("pages/corpus.py")
+    at.sidebar.segmented_control(key="ui_language_switch").set_value("zh").run()
+    at.number_input(key=S.CORPUS_SEGMENT).set_value(5).run()
+    at.button(key="co_send_explain").click().run()
+    at.switch_page("pages/explain.py").run()
+    assert not at.exception
+    assert buttons(at)[S.BACK_TO_CORPUS] == "返回“语料分析”的第 5 个句段"
