@@ -23,9 +23,10 @@ def query() -> dict[str, list[str]]:
 def page_url() -> str:
     """The page's address without its query ('' where the browser has not said it, as in AppTest)."""
     try:
-        return st.context.url or ""
+        url = st.context.url or ""
     except (AttributeError, RuntimeError):  # no browser context
         return ""
+    return url + "/" if url and not urllib.parse.urlsplit(url).path else url  # the root page: host and a slash
 
 
 def link(params: dict[str, list[str]] | None = None) -> str:

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import pytest
 
@@ -160,5 +160,37 @@ def test_entering_presentation_mode_starts_at_step_one(server: str, browser: Any
         size = wait_for_step(page, "en", 1)
         check_fits(size, "step 1 again")
         page.screenshot(path=str(Path(SCREENSHOTS) / "present-wmt22-reentered.png"))
+    finally:
+        context.close()
+
+
+def test_copy_link_and_exercise_mode_from_explain(server: str, browser: Any) -> None:
+    """The sidebar's "Copy link" holds the address in the bar; "exercise mode" opens the exercise and comes back."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        query = urlencode({"candidate": "a cat sat on the mat", "reference": "the cat sat on the mat", "max_n": 2})
+        page.goto(f"{server}/?{query}", wait_until="domcontentloaded")
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        sidebar.get_by_text("Copy link").wait_for(timeout=60_000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        sidebar.get_by_text("Copy link").click()
+        code = page.locator('[data-testid="stPopoverBody"] code').first
+        code.wait_for(timeout=30_000)
+        page.screenshot(path=str(SCREENSHOTS / "explain-copy-link.png"))
+        shown = urlsplit(code.inner_text().strip())
+        bar = urlsplit(page.url)
+        assert (shown.scheme, shown.netloc, shown.path) == (bar.scheme, bar.netloc, bar.path)
+        assert parse_qs(shown.query) == parse_qs(bar.query) and parse_qs(shown.query)["max_n"] == ["2"]
+        page.keyboard.press("Escape")
+        sidebar.get_by_role("button", name="exercise mode: compute BLEU by hand").click()
+        page.get_by_role("heading", name="Exercise: compute BLEU by hand").wait_for(timeout=60_000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        assert "exercise=1" in page.url
+        page.screenshot(path=str(SCREENSHOTS / "explain-exercise-mode.png"))
+        sidebar.get_by_role("button", name="back to the walkthrough").click()
+        page.get_by_role("heading", name="Explain BLEU, step by step").wait_for(timeout=60_000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        assert "exercise" not in page.url and parse_qs(urlsplit(page.url).query)["max_n"] == ["2"]
     finally:
         context.close()
