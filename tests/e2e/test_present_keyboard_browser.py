@@ -194,3 +194,25 @@ def test_copy_link_and_exercise_mode_from_explain(server: str, browser: Any) -> 
         assert "exercise" not in page.url and parse_qs(urlsplit(page.url).query)["max_n"] == ["2"]
     finally:
         context.close()
+
+
+def test_after_the_slider_the_arrows_still_move_one_step(server: str, browser: Any) -> None:
+    """The slider's thumb also answers the arrow keys: with it focused, Right must not move two steps."""
+    candidate, references = segment()
+    query = urlencode({"candidate": candidate, "reference": references, "present": 1, "step": 4}, doseq=True)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/?{query}", wait_until="domcontentloaded")
+        wait_for_step(page, "en", 4)
+        page.locator('[data-testid="stMainBlockContainer"] [data-testid="stSlider"] input[type="range"]').focus()
+        page.keyboard.press("ArrowRight")
+        wait_for_step(page, "en", 5)
+        page.wait_for_timeout(1500)
+        assert CAPTION["en"].match(page.evaluate(MEASURE)["caption"]).group(1) == "5"
+        page.keyboard.press("ArrowLeft")
+        wait_for_step(page, "en", 4)
+        page.wait_for_timeout(1500)
+        assert CAPTION["en"].match(page.evaluate(MEASURE)["caption"]).group(1) == "4"
+    finally:
+        context.close()
