@@ -16,9 +16,10 @@ from typing import Unpack
 
 import numpy as np
 
-from .api import sentence_references
+from .api import corpus_statistics, sentence_references
 from .clipping import clip_counts
 from .i18n import Message
+from .limits import LIMITS, Limits
 from .options import SMOOTH_DEFAULTS, BleuOptions, OptionSettings, options_from
 from .scoring import score_statistics
 from .statistics import SegmentStats, closest_reference
@@ -114,6 +115,28 @@ class LengthChoice:
 
 
 @dataclass(frozen=True, slots=True)
+class Cut:
+    """What a summarized walkthrough leaves out (:data:`bleu_core.limits.LIMITS`), with the sizes that caused it.
+
+    The score, BP, lengths and every order's matches and total stay exact; the clipped-count tables keep their
+    ``rows_kept`` most frequent n-grams (of ``rows`` distinct ones per order), the token lists their first
+    ``tokens_kept`` tokens, the texts a preview of that many tokens, and no occurrence (span) is traced.
+    """
+
+    candidate_tokens: int
+    reference_tokens: tuple[int, ...]
+    references: int
+    rows: tuple[int, ...]  # distinct candidate n-grams per order
+    tokens_kept: int
+    rows_kept: int
+    references_kept: int
+
+    @property
+    def longest(self) -> int:
+        return max(self.candidate_tokens, *self.reference_tokens)
+
+
+@dataclass(frozen=True, slots=True)
 class Explanation:
     """Every intermediate of sentence BLEU for one candidate."""
 
@@ -129,6 +152,7 @@ class Explanation:
     used_orders: int
     score: float
     no_unigram_match: bool  # sacreBLEU returns 0 outright when nothing matches
+    cut: Cut | None = None  # set when the input is past the walkthrough's limits: the detail is summarized
 
     @property
     def score_100(self) -> float:
@@ -209,13 +233,68 @@ def _order_table(
     return rows, spans
 
 
+def _summary_table(
+    candidate: Sequence[str], references: Sequence[Sequence[str]], n: int, keep: int, columns: int
+) -> tuple[list[NgramRow], int]:
+    """The ``keep`` most frequent candidate n-grams of order n with their clipped counts (against every
+    reference; the first ``columns`` references' counts are kept for the table), and how many distinct there are."""
+    counts = Counter(zip(*(candidate[i:] for i in range(n)), strict=False))
+    in_references = [Counter(zip(*(ref[i:] for i in range(n)), strict=False)) for ref in references]
+    rows = []
+    for ngram, count in counts.most_common(keep):
+        per_reference = tuple(c[ngram] for c in in_references)
+        top = max(per_reference, default=0)
+        best = per_reference.index(top) if top else None
+        rows.append(NgramRow(ngram, count, per_reference[:columns], top, min(count, top), best))
+    return rows, len(counts)
+
+
+def _summarize(
+    candidate: str,
+    present: list[str],
+    tokens: list[list[str]],
+    options: BleuOptions,
+    limits: Limits,
+) -> tuple[list[tuple[list[NgramRow], list[NgramSpan]]], SegmentStats, Cut]:
+    """Past the limits: exact statistics from the vectorized engine, the most frequent rows, no spans."""
+    cand_tokens, ref_tokens = tokens[0], tokens[1:]
+    stats, _ = corpus_statistics([candidate], [[r] for r in present], options)
+    columns = limits.walkthrough_references
+    summaries = [
+        _summary_table(cand_tokens, ref_tokens, n, limits.summary_rows, columns)
+        for n in range(1, options.max_order + 1)
+    ]
+    tables: list[tuple[list[NgramRow], list[NgramSpan]]] = [(rows, []) for rows, _ in summaries]
+    distinct = tuple(count for _, count in summaries)
+    cut = Cut(
+        candidate_tokens=len(cand_tokens),
+        reference_tokens=tuple(len(r) for r in ref_tokens),
+        references=len(ref_tokens),
+        rows=distinct,
+        tokens_kept=limits.walkthrough_tokens,
+        rows_kept=limits.summary_rows,
+        references_kept=min(len(ref_tokens), limits.walkthrough_references),
+    )
+    return tables, stats, cut
+
+
+def _preview(tokens: Sequence[str], keep: int) -> str:
+    return " ".join(tokens[:keep]) + (" …" if len(tokens) > keep else "")
+
+
 def explain(
     candidate: str,
     references: Sequence[str],
     options: BleuOptions | None = None,
+    limits: Limits = LIMITS,
     **settings: Unpack[OptionSettings],
 ) -> Explanation:
-    """Trace sentence BLEU of ``candidate`` against ``references`` (same defaults as :func:`sentence_bleu`)."""
+    """Trace sentence BLEU of ``candidate`` against ``references`` (same defaults as :func:`sentence_bleu`).
+
+    Past ``limits.walkthrough_tokens`` tokens in a sentence or ``limits.walkthrough_references`` references the
+    trace is summarized (:class:`Cut`): the score, BP, lengths and per-order totals stay exact (the vectorized
+    engine), the tables keep their most frequent rows, and the result stays small whatever the input's size.
+    """
     options = options_from(options, settings, effective_order=True, caller="explain")
     if not isinstance(candidate, str):
         raise TypeError(f"candidate must be a str; got {type(candidate).__name__}")
@@ -223,11 +302,16 @@ def explain(
     present = [r for r in refs if r is not None]
     tokens = tokenize_lines([candidate, *present], options.tokenize, options.lowercase)
     cand_tokens, ref_tokens = tokens[0], tokens[1:]
-    tables = [_order_table(cand_tokens, ref_tokens, n) for n in range(1, options.max_order + 1)]
     length = choose_reference_length(len(cand_tokens), [len(r) for r in ref_tokens])
-    stats = SegmentStats.from_counts(
-        [[sum(row.clipped for row in rows) for rows, _ in tables]], [len(cand_tokens)], [length.reference_lengths]
-    )
+    cut = None
+    tables: list[tuple[list[NgramRow], list[NgramSpan]]]
+    if max(map(len, tokens)) > limits.walkthrough_tokens or len(ref_tokens) > limits.walkthrough_references:
+        tables, stats, cut = _summarize(candidate, present, tokens, options, limits)
+    else:
+        tables = [_order_table(cand_tokens, ref_tokens, n) for n in range(1, options.max_order + 1)]
+        stats = SegmentStats.from_counts(
+            [[sum(row.clipped for row in rows) for rows, _ in tables]], [len(cand_tokens)], [length.reference_lengths]
+        )
     arrays = score_statistics(stats, options)
     orders = []
     for i, (rows, spans) in enumerate(tables):
@@ -249,12 +333,14 @@ def explain(
             )
         )
     bp = float(arrays.bp[0])
+    keep = limits.walkthrough_tokens if cut else None
+    shown = ref_tokens[: limits.walkthrough_references] if cut else ref_tokens
     return Explanation(
-        candidate=candidate,
-        references=tuple(present),
+        candidate=candidate if cut is None else _preview(cand_tokens, limits.walkthrough_tokens),
+        references=tuple(present) if cut is None else tuple(_preview(r, limits.walkthrough_tokens) for r in shown),
         options=options,
-        candidate_tokens=tuple(cand_tokens),
-        reference_tokens=tuple(tuple(r) for r in ref_tokens),
+        candidate_tokens=tuple(cand_tokens[:keep]),
+        reference_tokens=tuple(tuple(r[:keep]) for r in shown),
         orders=tuple(orders),
         length=length,
         bp=bp,
@@ -262,6 +348,7 @@ def explain(
         used_orders=int(arrays.used_orders[0]),
         score=float(arrays.score[0]),
         no_unigram_match=not bool(stats.matches[0].any()),
+        cut=cut,
     )
 
 

@@ -32,15 +32,30 @@ from bleu_core.spelling_twins import Twin, bleu_if_spelled_alike, matches_at_sta
 from bleu_core.what_if import WhatIf, replace_segment
 from bleu_core.word_accuracy import WordCounts, reference_frequencies, word_counts
 
+# Caches bounded by size (bleu_core.limits: cache_megabytes): a count of entries, each of a bounded size.
+#: A walkthrough is at most about 1.1 MB pickled (1,000 tokens and 8 references at max n = 8; past the limits
+#: it is summarized to ~0.2 MB whatever the input's size), so 64 of them stay under ~70 MB.
+EXPLAIN_ENTRIES = 64
+#: Uploads larger than this are decoded again on each use instead of cached (a 50 MB upload would otherwise keep
+#: ~60 MB of lines per entry); with 16 entries the decoded files cached stay under ~160 MB.
+DECODE_CACHED_BYTES = 8_000_000
+DECODE_ENTRIES = 16
 
-@st.cache_data(max_entries=512, show_spinner=False)
+
+@st.cache_data(max_entries=EXPLAIN_ENTRIES, show_spinner=False)
 def explain_cached(candidate: str, references: tuple[str, ...], options: BleuOptions) -> Explanation:
     return explain(candidate, list(references), options)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def decode_cached(data: bytes, name: str) -> list[str]:
     """Lines of an uploaded file; raises bleu_core.reader.InputFileError with a message for people."""
+    if len(data) > DECODE_CACHED_BYTES:
+        return reader.decode_lines(data, name)
+    return _decode_small(data, name)
+
+
+@st.cache_data(max_entries=DECODE_ENTRIES, show_spinner=False)
+def _decode_small(data: bytes, name: str) -> list[str]:
     return reader.decode_lines(data, name)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 # requirements.txt, and tests/pages/test_charts.py checks that the cached spec equals altair_chart's.
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
+from bleu_core.explain import Explanation
 from pages.i18n import language
 
 #: Specs kept per process (a few kB each), least recently drawn dropped first.
@@ -30,9 +31,25 @@ _LOCK = threading.Lock()
 _SPECS: OrderedDict[tuple[str, ...], dict[str, Any]] = OrderedDict()
 
 
+def counts_key(trace: Explanation) -> tuple[Any, ...]:
+    """What a chart of a walkthrough can show: its settings and the numbers of each order, BP and the score (a few
+    hundred bytes), not the trace with its tables and tokens (pickling a 200,000-token trace took seconds)."""
+    orders = tuple(
+        (o.order, o.matches, o.total, o.smoothed_matches, o.smoothed_total, o.precision, o.weight, o.log_term)
+        for o in trace.orders
+    )
+    return ("explanation", trace.options, orders, trace.bp, trace.log_bp, trace.score, trace.no_unigram_match)
+
+
+def _key_part(value: Any) -> Any:
+    return counts_key(value) if isinstance(value, Explanation) else value
+
+
 def chart_spec(build: Callable[..., Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
-    """The Vega-Lite spec of ``build(*args, **kwargs)``, built once per distinct arguments and language."""
-    digest = hashlib.blake2b(pickle.dumps((args, sorted(kwargs.items())), protocol=5), digest_size=16).hexdigest()
+    """The Vega-Lite spec of ``build(*args, **kwargs)``, built once per distinct arguments and language (a
+    walkthrough's trace stands in the key as its counts, :func:`counts_key`)."""
+    parts = (tuple(map(_key_part, args)), sorted((name, _key_part(v)) for name, v in kwargs.items()))
+    digest = hashlib.blake2b(pickle.dumps(parts, protocol=5), digest_size=16).hexdigest()
     key = ("chart", build.__module__, build.__qualname__, language(), digest)
     with _LOCK:
         if key in _SPECS:

@@ -350,19 +350,31 @@ def render(candidate: str, references: list[str], options: BleuOptions) -> None:
     walkthrough.render(trace, S.HIGHLIGHT)
 
     with st.expander(t("explain.nltk_expander")):
-        nltk = nltk_smoothing_scores(trace)
-        st.dataframe(
-            {t("explain.nltk_method"): list(nltk), t("explain.nltk_score"): [views.fmt(v) for v in nltk.values()]},
-            hide_index=True,
-        )
-        st.caption(t("explain.nltk_caption"))
+        if trace.cut is not None:  # NLTK re-counts every n-gram of the whole text in Python
+            st.caption(t("limits.nltk_off", limit=trace.cut.tokens_kept))
+        else:
+            nltk = nltk_smoothing_scores(trace)
+            st.dataframe(
+                {t("explain.nltk_method"): list(nltk), t("explain.nltk_score"): [views.fmt(v) for v in nltk.values()]},
+                hide_index=True,
+            )
+            st.caption(t("explain.nltk_caption"))
 
+    # built when clicked (Streamlit calls the function then, on its own thread), not on every rerun
     downloads = st.columns(2)
     controls.download_button(
-        downloads[0], t("explain.download_markdown"), views.markdown_report(trace, lang), "bleu-walkthrough.md"
+        downloads[0],
+        t("explain.download_markdown"),
+        partial(views.markdown_report, trace, lang),
+        "bleu-walkthrough.md",
+        "text/markdown",
     )
     controls.download_button(
-        downloads[1], t("explain.download_tables"), views.tables_csv(trace, lang), "bleu-tables.csv"
+        downloads[1],
+        t("explain.download_tables"),
+        partial(views.tables_csv, trace, lang),
+        "bleu-tables.csv",
+        "text/csv",
     )
 
 
@@ -402,6 +414,9 @@ def sync_query(values: dict[str, Any]) -> None:
     others = {key: st.query_params.get_all(key) for key in st.query_params if key not in explain_link.OWN}
     others.pop("lang", None)
     wanted = {**others, **with_language(explain_link.build_link(values))}
+    lists = {key: value if isinstance(value, list) else [value] for key, value in wanted.items()}
+    if S.link_too_long(lists) is not None:  # a text past the link limit stays out of the link, as uploads do
+        wanted = {key: value for key, value in wanted.items() if key not in ("candidate", "reference", "preset")}
     current = {key: st.query_params.get_all(key) for key in st.query_params}
     if {k: v if isinstance(v, list) else [v] for k, v in wanted.items()} != current:
         st.query_params.from_dict(wanted)

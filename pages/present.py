@@ -530,6 +530,8 @@ def render(candidate: str, references: list[str], options: BleuOptions, step_key
     ss[step_key] = min(max(1, int(ss.get(step_key, 1))), len(lecture))
     step = lecture[ss[step_key] - 1]
     st.caption(t("present.step_of", step=ss[step_key], total=len(lecture), name=step_name(step).render(language())))
+    if trace.cut is not None:  # past the walkthrough's limits: the steps show a preview and the counts that count
+        st.caption(walkthrough.cut_notice(trace))
     if step.kind == "sentences":
         show_sentences(trace, layout.sentences[step.part - 1])
     elif step.kind == "tokens":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core.explain import Explanation, OrderBreakdown
+from bleu_core.limits import LIMITS
 from pages import charts, views
 from pages.i18n import language, t
 
@@ -37,34 +38,59 @@ def log_sum_line(trace: Explanation) -> str:
     return t("explain.log_sum", terms=terms, value=views.fmt(total, 3))
 
 
-#: Above this many tokens in a sentence, its highlighted tokens and n-grams open on request.
+#: Above this many tokens in a sentence, its highlighted tokens and n-grams are built only when asked for.
 LONG_TOKENS = 200
 #: Clipped-count tables with more rows than this scroll inside a fixed height (the p_n line gives the totals).
 TABLE_ROWS = 60
 
 
-def render(trace: Explanation, highlight_key: str) -> None:
-    """Tokens with highlights, clipped-count tables, precision and log charts, BP panel and the final formula."""
+def cut_notice(trace: Explanation) -> str:
+    """What a summarized walkthrough (past :data:`bleu_core.limits.LIMITS`) leaves out, and why."""
+    cut = trace.cut
+    if cut is None:
+        return ""
+    return t(
+        "limits.walkthrough_cut",
+        candidate=cut.candidate_tokens,
+        reference=max(cut.reference_tokens, default=0),
+        references=cut.references,
+        limit_tokens=cut.tokens_kept,
+        limit_references=LIMITS.walkthrough_references,
+        rows=cut.rows_kept,
+    )
+
+
+def highlights(trace: Explanation, highlight_key: str) -> None:
+    """Tokens with their n-grams highlighted: off past the limits; built on request for a long sentence (a closed
+    expander would still build and send them), at once for a short one."""
     lang = language()
     st.subheader(t("explain.tokens"))
+    if trace.cut is not None:
+        st.caption(t("limits.highlights_off", limit=trace.cut.tokens_kept))
+        return
     highlight = st.segmented_control(
         t("explain.highlight"), list(range(1, trace.options.max_order + 1)), key=highlight_key
     )
     order = trace.orders[min(highlight or 1, len(trace.orders)) - 1]
     longest = max(len(tokens) for tokens in (trace.candidate_tokens, *trace.reference_tokens))
-    # a very long text's chips would fill screens: they wait behind an expander
-    where = (
-        st.expander(t("explain.tokens_long", count=len(trace.candidate_tokens)))
-        if longest > LONG_TOKENS
-        else st.container()
-    )
-    with where:
-        marks = views.candidate_marks(order)
-        st.html(views.tokens_html(trace.candidate_tokens, marks, t("explain.candidate_label"), lang))
-        for k, tokens in enumerate(trace.reference_tokens):
-            st.html(views.tokens_html(tokens, views.reference_marks(trace, order, k), views.ref_label(k), lang))
-        st.html(views.ngram_chips_html(order, lang))
-        st.caption(t("explain.legend"))
+    if longest > LONG_TOKENS and not st.toggle(
+        t("explain.tokens_long", count=len(trace.candidate_tokens)), key=f"{highlight_key}_long"
+    ):
+        return
+    marks = views.candidate_marks(order)
+    st.html(views.tokens_html(trace.candidate_tokens, marks, t("explain.candidate_label"), lang))
+    for k, tokens in enumerate(trace.reference_tokens):
+        st.html(views.tokens_html(tokens, views.reference_marks(trace, order, k), views.ref_label(k), lang))
+    st.html(views.ngram_chips_html(order, lang))
+    st.caption(t("explain.legend"))
+
+
+def render(trace: Explanation, highlight_key: str) -> None:
+    """Tokens with highlights, clipped-count tables, precision and log charts, BP panel and the final formula."""
+    lang = language()
+    if trace.cut is not None:
+        st.info(cut_notice(trace))
+    highlights(trace, highlight_key)
 
     st.subheader(t("explain.clipped_counts"))
     tabs = st.tabs([t("explain.order_tab", n=o.order) for o in trace.orders])
@@ -77,6 +103,10 @@ def render(trace: Explanation, highlight_key: str) -> None:
                 # every row, the totals row included, without scrolling inside; a long text's table scrolls
                 height="content" if len(breakdown.rows) <= TABLE_ROWS else 480,
             )
+            if trace.cut is not None:
+                shown = min(len(breakdown.rows), trace.cut.rows_kept)
+                rows = trace.cut.rows[breakdown.order - 1]
+                st.caption(t("limits.table_summary", shown=shown, rows=rows, n=breakdown.order))
             st.markdown(precision_line(trace, breakdown))
     if trace.no_unigram_match:
         st.markdown(t("explain.early_return"))

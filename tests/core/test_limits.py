@@ -1,9 +1,12 @@
-"""The limits policy (bleu_core/limits.py): documented number by number, and a significance request past it is
-refused before anything is drawn, naming the numbers; at the limit the memory stays far below 1 GB."""
+"""The limits policy (bleu_core/limits.py): documented number by number; a significance request past it is
+refused before anything is drawn, naming the numbers (at the limit the memory stays below 1 GB); a walkthrough
+past it is summarized with its score and totals exact."""
 
 from __future__ import annotations
 
 import dataclasses
+import pickle
+import random
 import re
 import subprocess
 import sys
@@ -12,8 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import SegmentStats, make_options
+from bleu_core.explain import explain
 from bleu_core.limits import LIMITS, LimitExceeded, Limits, check_resamples, resample_cells, resample_scores
 from bleu_core.ranking import compare_from_stats, ranking_samples
 
@@ -113,3 +118,47 @@ def test_the_largest_bootstrap_request_allowed_stays_under_a_gigabyte() -> None:
     code = PEAK.format(root=str(ROOT), n_systems=n_systems, n_segments=n_segments, samples=samples)
     grown = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     assert grown < 1_000_000_000
+
+
+def long_pair(tokens: int) -> tuple[str, list[str]]:
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(300)] + ["the", "a"] * 50
+    return " ".join(rng.choice(words) for _ in range(tokens)), [" ".join(rng.choice(words) for _ in range(tokens))]
+
+
+@pytest.mark.parametrize("max_order", [1, 4])
+def test_a_walkthrough_past_the_limit_is_summarized_with_exact_totals(max_order: int) -> None:
+    """The score and every order's matches and total equal sacreBLEU's on the whole text; the tables keep their
+    most frequent rows, the tokens and texts a preview; the trace stays small whatever the input's size."""
+    candidate, references = long_pair(LIMITS.walkthrough_tokens * 5)
+    trace = explain(candidate, references, max_order=max_order, smooth="exp")
+    expected = BLEU(max_ngram_order=max_order, effective_order=True).sentence_score(candidate, references)
+    assert trace.cut is not None and trace.cut.candidate_tokens == 5 * LIMITS.walkthrough_tokens
+    assert trace.score_100 == pytest.approx(expected.score, abs=1e-9)
+    assert [o.matches for o in trace.orders] == expected.counts
+    assert [o.total for o in trace.orders] == expected.totals
+    assert (trace.length.candidate_length, trace.length.chosen_length) == (expected.sys_len, expected.ref_len)
+    for order in trace.orders:
+        assert len(order.rows) <= LIMITS.summary_rows and order.spans == ()
+        counts = [row.candidate_count for row in order.rows]
+        assert counts == sorted(counts, reverse=True)
+    assert len(trace.candidate_tokens) == LIMITS.walkthrough_tokens
+    assert len(pickle.dumps(trace)) < 1_000_000
+
+
+def test_a_walkthrough_within_the_limit_is_whole() -> None:
+    candidate, references = long_pair(LIMITS.walkthrough_tokens)
+    trace = explain(candidate, references)
+    assert trace.cut is None and len(trace.candidate_tokens) == LIMITS.walkthrough_tokens
+    assert sum(len(o.spans) for o in trace.orders) == sum(o.total for o in trace.orders)
+
+
+def test_too_many_references_summarize_and_keep_the_columns_the_limit_allows() -> None:
+    candidate = "the cat sat on the mat"
+    references = [f"the cat sat on mat {k}" for k in range(LIMITS.walkthrough_references + 4)]
+    references[-1] = "the cat sat on the mat"  # the only full match is in a reference past the columns shown
+    trace = explain(candidate, references)
+    assert trace.cut is not None and trace.cut.references == len(references)
+    assert trace.score == 1.0  # clipping still counts every reference
+    assert len(trace.references) == LIMITS.walkthrough_references
+    assert all(len(row.reference_counts) == LIMITS.walkthrough_references for o in trace.orders for row in o.rows)
