@@ -38,8 +38,6 @@ SENTENCE, CORPUS = "sentence", "corpus"
 MODE = "im_mode"
 CANDIDATE = "im_candidate"
 REFERENCES = "im_references"
-FIRST = "im_first"
-SECOND = "im_second"
 SEGMENT = "im_segment"
 HYPOTHESIS_FILE = "im_hypothesis_file"
 REFERENCE_FILES = "im_reference_files"
@@ -116,18 +114,28 @@ def defaults() -> list[str]:
         values, problems = S.parse_implementations_query(params, list(IMPLEMENTATIONS), list(ORDERS))
         if values.get("mode") in (SENTENCE, CORPUS):
             ss[MODE] = values["mode"]
-        for key, name in ((CANDIDATE, "candidate"), (FIRST, "first"), (SECOND, "second"), (ORDER, "order")):
+        for key, name in (
+            (CANDIDATE, "candidate"),
+            (S.chosen_tool_key("first"), "first"),
+            (S.chosen_tool_key("second"), "second"),
+            (ORDER, "order"),
+        ):
             if name in values:
                 ss[key] = values[name]
         if values.get("references"):
             ss[REFERENCES] = "\n".join(values["references"])
         ss[LOADED] = True
-    ss.setdefault(MODE, SENTENCE)
-    ss.setdefault(CANDIDATE, iv.EXAMPLE_CANDIDATE)
-    ss.setdefault(REFERENCES, "\n".join(iv.EXAMPLE_REFERENCES))
-    ss.setdefault(FIRST, "sacrebleu")
-    ss.setdefault(SECOND, "nltk")
-    ss.setdefault(ORDER, "pipeline")
+    # Widgets not drawn in a run lose their values (the sentence in corpus mode, everything on another page):
+    # they come back from the session store (pages.state.restore; kept after drawing).
+    for key, default in (
+        (MODE, SENTENCE),
+        (CANDIDATE, iv.EXAMPLE_CANDIDATE),
+        (REFERENCES, "\n".join(iv.EXAMPLE_REFERENCES)),
+        (ORDER, "pipeline"),
+    ):
+        S.restore(ss, key, default)
+    ss.setdefault(S.chosen_tool_key("first"), "sacrebleu")
+    ss.setdefault(S.chosen_tool_key("second"), "nltk")
     return problems
 
 
@@ -140,6 +148,8 @@ def sentence_input() -> tuple[str, list[str]] | None:
     st.text_input(t("implementations.candidate"), key=CANDIDATE)
     st.text_area(t("implementations.references"), key=REFERENCES, height=90)
     st.button(t("implementations.restore"), icon=":material/restart_alt:", on_click=restore_example)
+    S.keep(st.session_state, CANDIDATE)
+    S.keep(st.session_state, REFERENCES)
     references = [line for line in st.session_state[REFERENCES].split("\n") if line.strip()]
     if not references:
         st.error(t("implementations.no_reference"), icon=":material/error:")
@@ -205,14 +215,24 @@ def show_table(rows: Rows, waterfalls: dict[str, Waterfall], corpus: bool) -> No
     charts.show(st, iv.score_chart, rows, language(), width="stretch")
 
 
-def pair_selectors(corpus: bool) -> tuple[str, str]:
-    """The two tools compared below; rendered on every run so the choice survives switching modes."""
+def pair_selectors(mode: str) -> tuple[str, str]:
+    """The two tools compared below, named by what each computes in ``mode`` (``corpus_bleu`` for a corpus).
+
+    Each mode has its own pair of selectors (:func:`pages.state.tool_key`); the choice is kept apart from them,
+    so it is the same in both modes.
+    """
+    ss = st.session_state
     keys = list(IMPLEMENTATIONS)
-    label = {key: impl.name_message(corpus).render(language()) for key, impl in IMPLEMENTATIONS.items()}
-    left, right = st.columns(2)
-    first = left.selectbox(t("implementations.first_tool"), keys, key=FIRST, format_func=label.__getitem__)
-    second = right.selectbox(t("implementations.second_tool"), keys, key=SECOND, format_func=label.__getitem__)
-    return str(first), str(second)
+    label = {key: impl.name_message(mode == CORPUS).render(language()) for key, impl in IMPLEMENTATIONS.items()}
+    chosen = []
+    for column, which in zip(st.columns(2), ("first", "second"), strict=True):
+        widget = S.tool_key(which, mode)
+        if widget not in ss:  # this mode's selector was not drawn in the last run: it shows the kept choice
+            ss[widget] = ss[S.chosen_tool_key(which)]
+        value = column.selectbox(t(f"implementations.{which}_tool"), keys, key=widget, format_func=label.__getitem__)
+        ss[S.chosen_tool_key(which)] = value
+        chosen.append(str(value))
+    return chosen[0], chosen[1]
 
 
 def show_waterfall(result: Waterfall, what: str) -> None:
@@ -329,8 +349,9 @@ for problem in defaults():
 st.segmented_control(
     t("implementations.input"), [SENTENCE, CORPUS], key=MODE, format_func=option_labels("implementations.mode_")
 )
+S.keep(st.session_state, MODE)
 mode = st.session_state.get(MODE) or SENTENCE
-pair = pair_selectors(mode == CORPUS)
+pair = pair_selectors(mode)
 chosen_order = st.selectbox(
     t("implementations.order"),
     list(ORDERS),
@@ -338,6 +359,7 @@ chosen_order = st.selectbox(
     format_func=option_labels("implementations.order_"),
     help=t("implementations.order_help"),
 )
+S.keep(st.session_state, ORDER)
 if mode == CORPUS:
     corpus_mode(*pair, str(chosen_order))
     sync_query("corpus", *pair, str(chosen_order), "", [])

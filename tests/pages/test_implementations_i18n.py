@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 import pages.i18n
 from bleu_core.i18n import catalog
 from bleu_core.mistakes import MistakeCheck, common_mistakes
+from pages import state as S
 from pages.implementations_views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
 from tests.i18n_check import rendered_labels, untranslated
 
@@ -59,11 +60,11 @@ def raw_keys(texts: list[str]) -> list[str]:
 PAIRS = [("sacrebleu", "nltk"), ("d2l", "hf-evaluate"), ("multi-bleu", "torchmetrics"), ("nltk-legacy", "matlab")]
 
 
-def every_pair(at: AppTest) -> list[str]:
+def every_pair(at: AppTest, mode: str = "sentence") -> list[str]:
     texts = labels(at)
     for first, second in PAIRS:
-        at.selectbox(key="im_first").set_value(first)
-        at.selectbox(key="im_second").set_value(second).run()
+        at.selectbox(key=S.tool_key("first", mode)).set_value(first)
+        at.selectbox(key=S.tool_key("second", mode)).set_value(second).run()
         assert not at.exception
         texts += labels(at)
     at.selectbox(key="im_order").set_value("rules-first").run()
@@ -93,7 +94,7 @@ def test_chinese_corpus_mode_is_translated(monkeypatch: pytest.MonkeyPatch) -> N
     at.file_uploader(key="im_hypothesis_file").set_value(("hyp.txt", hyp.encode(), "text/plain"))
     at.file_uploader(key="im_reference_files").set_value([("ref.txt", ref.encode(), "text/plain")]).run()
     assert not at.exception
-    texts += every_pair(at)
+    texts += every_pair(at, "corpus")
     assert untranslated(texts, allowed=USER_WORDS) == {}
     assert at.query_params["lang"] in ("zh", ["zh"])
 

@@ -6,6 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.tools import IMPLEMENTATIONS, number, trace_implementation
 from bleu_core.waterfall import RULES_FIRST, corpus_waterfall, waterfall
+from pages import state as S
 from tests.pages.test_implementations_page import PAGE, table, upload
 
 
@@ -69,7 +70,7 @@ def test_corpus_mode_always_names_the_pair_it_compares() -> None:
     at = page({"first": "sacrebleu", "second": "nltk"})
     at = upload(at, "\n".join(hyps).encode(), ["\n".join(r).encode() for r in refs])
     assert not at.exception
-    first, second = at.selectbox(key="im_first"), at.selectbox(key="im_second")
+    first, second = at.selectbox(key=S.tool_key("first", "corpus")), at.selectbox(key=S.tool_key("second", "corpus"))
     assert (first.value, second.value) == ("sacrebleu", "nltk")
     assert "corpus_bleu" in second.format_func(second.value)
     heads = subheaders(at)
@@ -82,7 +83,8 @@ def test_corpus_mode_always_names_the_pair_it_compares() -> None:
     # Back to a sentence and to the corpus again: the pair stays what the selectors show.
     at.segmented_control(key="im_mode").set_value("sentence").run()
     at.segmented_control(key="im_mode").set_value("corpus").run()
-    assert (at.selectbox(key="im_first").value, at.selectbox(key="im_second").value) == ("sacrebleu", "nltk")
+    pair = (at.selectbox(key=S.tool_key("first", "corpus")), at.selectbox(key=S.tool_key("second", "corpus")))
+    assert (pair[0].value, pair[1].value) == ("sacrebleu", "nltk")
     assert at.query_params["mode"] == "corpus"
     names = {impl.name_for(True) for impl in IMPLEMENTATIONS.values()}
     assert "sacreBLEU corpus_bleu" in names

@@ -123,3 +123,61 @@ def test_way_back_in_chinese() -> None:
     at.switch_page("pages/explain.py").run()
     assert not at.exception
     assert buttons(at)[S.BACK_TO_CORPUS] == "返回“语料分析”的第 5 个句段"
+
+
+# --- Implementations: one sentence ↔ a corpus ---------------------------------------------------------------
+
+TYPED = ("the quick brown fox jumps over the dog", "the quick brown fox jumped over the lazy dog\na fast fox")
+
+
+def implementations_with_typed_sentence() -> AppTest:
+    at = app_on("pages/implementations.py")
+    at.text_input(key="im_candidate").set_value(TYPED[0])
+    at.text_area(key="im_references").set_value(TYPED[1]).run()
+    assert not at.exception
+    return at
+
+
+def assert_typed_sentence_shown(at: AppTest) -> None:
+    assert at.text_input(key="im_candidate").value == TYPED[0]
+    assert at.text_area(key="im_references").value == TYPED[1]
+    assert at.query_params["candidate"] in (TYPED[0], [TYPED[0]])  # the page's link carries it again
+
+
+def test_typed_sentence_survives_corpus_mode() -> None:
+    at = implementations_with_typed_sentence()
+    at.segmented_control(key="im_mode").set_value("corpus").run()
+    assert not at.exception
+    at.run()  # a further run in corpus mode (the sentence's widgets stay undrawn)
+    at.segmented_control(key="im_mode").set_value("sentence").run()
+    assert not at.exception
+    assert_typed_sentence_shown(at)
+
+
+def test_typed_sentence_and_mode_survive_a_visit_to_another_page() -> None:
+    at = implementations_with_typed_sentence()
+    at.selectbox(key=S.tool_key("second", "sentence")).set_value("torchmetrics").run()
+    at.switch_page("pages/explain.py").run()
+    at.switch_page("pages/implementations.py").run()
+    assert not at.exception
+    assert_typed_sentence_shown(at)
+    assert at.selectbox(key=S.tool_key("second", "sentence")).value == "torchmetrics"
+
+
+def test_tool_selectors_are_named_by_mode_and_keep_the_pair() -> None:
+    at = implementations_with_typed_sentence()
+    first = at.selectbox(key=S.tool_key("first", "sentence"))
+    assert first.format_func("sacrebleu") == "sacreBLEU sentence_bleu"
+    at.selectbox(key=S.tool_key("second", "sentence")).set_value("nltk-method1").run()
+    at.segmented_control(key="im_mode").set_value("corpus").run()
+    # A selector of its own in corpus mode: the browser draws it afresh, with the corpus function's name.
+    assert S.tool_key("first", "corpus") != S.tool_key("first", "sentence")
+    first, second = (at.selectbox(key=S.tool_key(which, "corpus")) for which in ("first", "second"))
+    assert (first.value, second.value) == ("sacrebleu", "nltk-method1")
+    assert first.format_func(first.value) == "sacreBLEU corpus_bleu"
+    assert second.format_func(second.value) == "NLTK 3.10 corpus_bleu, SmoothingFunction().method1"
+    assert not any(key == S.tool_key("first", "sentence") for key in (s.key for s in at.selectbox))
+    second.set_value("matlab").run()
+    assert at.query_params["second"] in ("matlab", ["matlab"])
+    at.segmented_control(key="im_mode").set_value("sentence").run()
+    assert at.selectbox(key=S.tool_key("second", "sentence")).value == "matlab"  # chosen in corpus mode, kept
