@@ -151,12 +151,29 @@ def progress_bar(label: str) -> tuple[Any, Any]:
     return bar, lambda done: bar.progress(min(max(float(done), 0.0), 1.0), label)
 
 
+def _pairwise_segment(key: str, a: str, b: str, differ: Any, picked: list[Any] | None) -> None:
+    """Choose the segment shown before its input is drawn: a new pair (or new systems, ``key``) opens on the
+    segment where the two differ most, the first row of the new list; a point clicked in the scatter opens its
+    segment once (the chart keeps its selection over reruns, so an old click must not undo a typed number)."""
+    ss = st.session_state
+    clicked = int(picked[0]["segment"]) if picked else None
+    if ss.get(S.COMPARE_PAIR) != (key, a, b):
+        ss[S.COMPARE_PAIR] = (key, a, b)
+        ss[S.COMPARE_PICKED] = clicked  # a click on the last pair's chart is not a choice in this one
+        ss[S.COMPARE_SEGMENT] = int(differ["segment"].iloc[0])
+    elif clicked is not None and clicked != ss.get(S.COMPARE_PICKED):
+        ss[S.COMPARE_PICKED] = clicked
+        ss[S.COMPARE_SEGMENT] = clicked
+    S.restore(ss, S.COMPARE_SEGMENT, int(differ["segment"].iloc[0]))  # after a visit to another page
+
+
 def show_segments(
     analyses: dict[str, Any],
     systems: dict[str, list[str]],
     references: list[list[str | None]],
     source: list[str] | None,
     settings: BleuOptions,
+    key: str,
 ) -> None:
     names = list(systems)
     cols = st.columns(2)
@@ -174,8 +191,6 @@ def show_segments(
         compare_views.scatter_chart(frame, a, b, language()), width="stretch", on_select="rerun", key="cmp_scatter"
     )
     picked = event.selection.get("picked") if event and event.selection else None
-    if picked:
-        st.session_state["cmp_segment"] = int(picked[0]["segment"])
     differ = frame.reindex(frame["difference"].abs().sort_values(ascending=False, kind="stable").index).head(10)
     st.markdown(t("compare.differ_most"))
     st.dataframe(
@@ -188,9 +203,9 @@ def show_segments(
             "difference": st.column_config.NumberColumn(t("compare.col_difference"), format="%.2f"),
         },
     )
-    if "cmp_segment" not in st.session_state or st.session_state["cmp_segment"] > len(frame):
-        st.session_state["cmp_segment"] = int(differ["segment"].iloc[0])
-    index = int(st.number_input(t("compare.show_segment"), 1, len(frame), key="cmp_segment")) - 1
+    _pairwise_segment(key, a, b, differ, picked)
+    index = int(st.number_input(t("compare.show_segment"), 1, len(frame), key=S.COMPARE_SEGMENT)) - 1
+    S.keep(st.session_state, S.COMPARE_SEGMENT)
     refs = tuple(line for line in (stream[index] for stream in references) if line is not None)
     sentence_settings = replace(settings, effective_order=True)
     if source is not None:
@@ -248,7 +263,7 @@ def show_details(
         key="cmp_details",
     )
     if view == "segments":
-        show_segments(analyses, systems, references, source, settings)
+        show_segments(analyses, systems, references, source, settings, key)
     elif view == "precisions":
         left, right = st.columns(2)
         charts.show(left, compare_views.precisions_chart, analyses, language(), width="stretch")

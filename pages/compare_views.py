@@ -199,13 +199,35 @@ def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.
     )
 
 
+#: Characters of a system name in the scatter's legend (a longer one ends in "…"; the axes carry it whole).
+LEGEND_NAME_CHARS = 24
+
+
+def short_name(name: str, limit: int = LEGEND_NAME_CHARS) -> str:
+    """``name`` cut to ``limit`` characters, ending in "…" when cut."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def better_labels(a: str, b: str, language: str = DEFAULT_LANGUAGE) -> tuple[str, str, str]:
+    """The scatter legend's entries: "<a> better", "<b> better", "tie".  System names are shortened; two that
+    read the same once shortened (or a name that reads like the tie entry) become "System A" and "System B",
+    as the selectors above the chart call them."""
+    tie = text("compare.better_tie", language)
+    first, second = (text("compare.pair.better", language, name=short_name(name)) for name in (a, b))
+    if len({first, second, tie}) < 3:
+        first, second = (
+            text("compare.pair.better", language, name=text(f"compare.system_{k}", language)) for k in "ab"
+        )
+    return first, second, tie
+
+
 def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
-    """The scatter of :func:`scatter_frame` (``a`` and ``b`` name its axes)."""
+    """The scatter of :func:`scatter_frame` (``a`` and ``b`` name its axes and its legend)."""
     data = frame.rename(columns={"first": "x", "second": "y"})
     diff = data["difference"].to_numpy()
     top = float(max(data["x"].max(), data["y"].max(), 1.0))
     domain = [0.0, round(top * 1.04, 1)]  # the data's range with a margin, alike on both axes
-    first, second, tie = (text(f"compare.better_{k}", language) for k in ("first", "second", "tie"))
+    first, second, tie = better_labels(a, b, language)
     data["better"] = np.where(diff > 1e-9, first, np.where(diff < -1e-9, second, tie))
     points = (
         alt.Chart(data)
@@ -225,6 +247,7 @@ def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_L
                 "better:N",
                 title=text("compare.legend_better", language),
                 scale=alt.Scale(domain=[first, second, tie], range=["#3b6ea8", "#c77700", "#999999"]),
+                legend=alt.Legend(labelLimit=0),  # the labels are short already: none is cut again
             ),
             tooltip=[
                 alt.Tooltip("segment:Q", title=text("compare.col_segment", language)),

@@ -7,6 +7,7 @@ pairwise view opens a new pair on a segment of that pair's list and names the sy
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import sacrebleu
@@ -14,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from pages import state as S
+from pages.compare_views import better_labels
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -181,3 +183,65 @@ def test_tool_selectors_are_named_by_mode_and_keep_the_pair() -> None:
     assert at.query_params["second"] in ("matlab", ["matlab"])
     at.segmented_control(key="im_mode").set_value("sentence").run()
     assert at.selectbox(key=S.tool_key("second", "sentence")).value == "matlab"  # chosen in corpus mode, kept
+
+
+# --- Compare: the pairwise view -------------------------------------------------------------------------------
+
+
+def sentence_scores(system: str) -> list[float]:
+    return [sacrebleu.sentence_bleu(h, [r[i] for r in REFS]).score for i, h in enumerate(DEMO_SYSTEMS[system])]
+
+
+def differ_most(a: str, b: str) -> list[int]:
+    """Segments (1-based) by |sentence BLEU of a − of b|, largest first, ties in segment order."""
+    gaps = [abs(x - y) for x, y in zip(sentence_scores(a), sentence_scores(b), strict=True)]
+    return sorted(range(1, len(gaps) + 1), key=lambda s: -round(gaps[s - 1], 9))
+
+
+def scatter_legend(at: AppTest) -> list[str]:
+    """The colour domain of the pairwise scatter (its legend's entries)."""
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        for layer in spec.get("layer", []):
+            color = layer.get("encoding", {}).get("color", {})
+            if "better" in str(color.get("field", "")):
+                return list(color["scale"]["domain"])
+    raise AssertionError("no scatter with a 'better' legend")
+
+
+def test_a_new_pair_opens_on_a_segment_of_its_own_list() -> None:
+    at = app_on("pages/compare.py")
+    assert (at.selectbox(key="cmp_a").value, at.selectbox(key="cmp_b").value) == ("careful", "literal")
+    first_list = differ_most("careful", "literal")
+    assert at.number_input(key=S.COMPARE_SEGMENT).value == first_list[0]
+    new_list = differ_most("careful", "terse")
+    elsewhere = next(s for s in first_list if s != new_list[0])
+    at.number_input(key=S.COMPARE_SEGMENT).set_value(elsewhere).run()
+    assert at.number_input(key=S.COMPARE_SEGMENT).value == elsewhere  # a typed segment stays while the pair does
+    at.selectbox(key="cmp_b").set_value("terse").run()
+    assert not at.exception
+    shown = at.number_input(key=S.COMPARE_SEGMENT).value
+    assert shown == new_list[0]
+    table = next(d.value for d in at.dataframe if "difference" in d.value.columns)
+    assert shown == int(table["segment"].iloc[0])  # the first row of the list beside it
+    assert any(f"**terse**: sentence BLEU {sentence_scores('terse')[shown - 1]:.2f}" in m.value for m in at.markdown)
+
+
+def test_scatter_legend_names_the_systems() -> None:
+    at = app_on("pages/compare.py")
+    assert scatter_legend(at) == ["careful better", "literal better", "tie"]
+    at.sidebar.segmented_control(key="ui_language_switch").set_value("zh").run()
+    assert scatter_legend(at) == ["careful 更好", "literal 更好", "持平"]
+
+
+def test_legend_shortens_long_names_and_tells_them_apart() -> None:
+    long_a = "generaltest2022.de-en.hyp.Online-A.en"
+    assert better_labels(long_a, "LT22") == ("generaltest2022.de-en.h… better", "LT22 better", "tie")
+    # Names alike in their first characters would read the same: the selectors' names A and B instead.
+    assert better_labels(long_a, long_a.replace("Online-A", "Online-B")) == (
+        "System A better",
+        "System B better",
+        "tie",
+    )
+    assert better_labels("tie", "other")[:2] == ("tie better", "other better")
+    assert better_labels("x", "x") == ("System A better", "System B better", "tie")
