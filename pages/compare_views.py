@@ -15,7 +15,7 @@ import pandas as pd
 from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
 from bleu_core.ngram_lists import NgramContrast
-from pages.views import title_lines
+from pages.views import chart_title
 
 _LATEX_SPECIAL = re.compile(r"([\\&%$#_{}~^])")
 _LATEX_REPLACEMENTS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -99,7 +99,7 @@ def precisions_chart(analyses: Mapping[str, CorpusAnalysis], language: str = DEF
     ]
     data = pd.DataFrame(rows)
     orders = list(dict.fromkeys(data["order"]))
-    title = title_lines(text("compare.chart_precisions", language))
+    title = chart_title(text("compare.chart_precisions", language))
     if len(analyses) > GROUPED_SYSTEMS:
         systems = sorted(analyses, key=lambda name: -analyses[name].result.score)
         titles = {
@@ -140,7 +140,7 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]], language: str =
         dict.fromkeys(str(row["reference length"]) for row in sorted(rows, key=lambda r: _bucket_start(r)))
     )
     data = pd.DataFrame(rows)
-    title = title_lines(text("compare.chart_buckets", language))
+    title = chart_title(text("compare.chart_buckets", language))
     if len(buckets) > GROUPED_SYSTEMS:
         means = data.groupby("system")["BLEU"].mean()
         systems = sorted(buckets, key=lambda name: -float(means.get(name, 0.0)))

@@ -15,7 +15,7 @@ from bleu_core.spelling_twins import Twin
 from bleu_core.what_if import WhatIf
 from bleu_core.word_accuracy import WordBucket
 from pages.corpus_views import MISSING, fixed
-from pages.views import title_lines
+from pages.views import chart_title
 
 Label = Callable[[WordBucket], str]
 #: Brackets around the chosen n-gram in the segments that hold it.
@@ -73,7 +73,7 @@ def word_chart(buckets: Sequence[WordBucket], label: Label, axis: str, title: st
             y=alt.Y("F:Q", title="F", scale=alt.Scale(domain=[0, 1])),
             tooltip=["bucket", alt.Tooltip("F:Q", format=".4f")],
         )
-        .properties(height=240, title=title_lines(title))
+        .properties(height=240, title=chart_title(title))
     )
 
 

@@ -14,7 +14,7 @@ from bleu_core import BleuResult
 from bleu_core.diagnosis import CorpusAnalysis, LengthBucket
 from bleu_core.i18n import text
 from bleu_core.ngram_lists import NgramTally
-from pages.views import fmt, frame_csv, title_lines
+from pages.views import chart_title, fmt, frame_csv
 
 #: Sort choices (ids; the page shows them in the interface language) and the column each sorts by.
 SORTS = {
@@ -49,7 +49,7 @@ def corpus_precision_chart(result: BleuResult, lang: str = "en") -> alt.Chart:
         tooltip=["n", "fraction", alt.Tooltip("p_n:Q", format=".4f")],
     )
     return (base.mark_bar(color="#3b6ea8") + base.mark_text(dy=-8).encode(text="label:N")).properties(
-        height=260, title=title_lines(text("corpus.chart_precision_title", lang))
+        height=260, title=chart_title(text("corpus.chart_precision_title", lang))
     )
 
 
@@ -79,7 +79,7 @@ def terms_chart(analysis: CorpusAnalysis, lang: str = "en") -> alt.Chart:
     )
     bars = base.mark_bar().encode(color=alt.condition("datum.costliest", alt.value("#b3261e"), alt.value("#7a5195")))
     return (bars + base.mark_text(dy=10).encode(text="label:N")).properties(
-        height=260, title=title_lines(text("corpus.chart_terms_title", lang))
+        height=260, title=chart_title(text("corpus.chart_terms_title", lang))
     )
 
 
@@ -157,7 +157,7 @@ def ratio_histogram(frame: pd.DataFrame, lang: str = "en") -> alt.Chart:
             y=alt.Y("segments:Q", title=text("corpus.col_segments", lang)),
             tooltip=["from", "to", "segments"],
         )
-        .properties(height=240, title=title_lines(text("corpus.chart_ratio_title", lang)))
+        .properties(height=240, title=chart_title(text("corpus.chart_ratio_title", lang)))
     )
 
 
@@ -202,7 +202,7 @@ def bucket_chart(buckets: Sequence[LengthBucket], lang: str = "en") -> alt.Chart
             color=alt.Color("variable:N", title=None, legend=alt.Legend(orient="bottom", labelLimit=0)),
             tooltip=["reference length", "segments", "variable", alt.Tooltip("value:Q", format=".2f")],
         )
-        .properties(height=240, title=title_lines(text("corpus.chart_bucket_title", lang)))
+        .properties(height=240, title=chart_title(text("corpus.chart_bucket_title", lang)))
     )
 
 

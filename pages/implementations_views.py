@@ -19,7 +19,7 @@ from bleu_core.mistakes import MistakeCheck
 from bleu_core.tools import IMPLEMENTATIONS, Implementation, ImplementationTrace, number
 from bleu_core.tools.fields import FAILS, PRINTED_LINE, reported_fields
 from bleu_core.waterfall import Waterfall
-from pages.views import md_escape, title_lines
+from pages.views import chart_title, md_escape
 
 #: The built-in example: a short sentence with no 3- or 4-gram match and two references of different lengths,
 #: so smoothing, zero handling and the reference-length rule all change the number.
@@ -186,7 +186,7 @@ def score_chart(rows: Sequence[Row], language: str = DEFAULT_LANGUAGE) -> alt.Ch
     bars = base.mark_bar(color="#3b6ea8")
     labels = base.mark_text(align="left", dx=4).encode(text="label:N")
     return (bars + labels).properties(
-        height=30 * max(len(frame), 1) + 20, title=title_lines(text("implementations.chart_scores", language))
+        height=30 * max(len(frame), 1) + 20, title=chart_title(text("implementations.chart_scores", language))
     )
 
 
@@ -262,7 +262,7 @@ def precision_chart(traces: Sequence[ImplementationTrace], language: str = DEFAU
     )
     bars = base.mark_bar()
     labels = base.mark_text(dy=-6, fontSize=10).encode(text="p_label:N")
-    return (bars + labels).properties(height=280, title=title_lines(text("implementations.chart_precisions", language)))
+    return (bars + labels).properties(height=280, title=chart_title(text("implementations.chart_precisions", language)))
 
 
 def _mistake(check: MistakeCheck, message: str, english: str, language: str) -> str:
@@ -361,7 +361,7 @@ def waterfall_chart(result: Waterfall, language: str = DEFAULT_LANGUAGE) -> alt.
     labels = base.mark_text(align="left", dx=5, fontSize=11).encode(x="high:Q", text="label:N")
     first = IMPLEMENTATIONS[result.first].label
     title = text("implementations.chart_waterfall", language, first=first, second=end_label)
-    return (bars + ticks.encode(x="high:Q") + labels).properties(height=alt.Step(30), title=title_lines(title))
+    return (bars + ticks.encode(x="high:Q") + labels).properties(height=alt.Step(30), title=chart_title(title))
 
 
 def fields_frame(traces: Sequence[ImplementationTrace], language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:

@@ -15,7 +15,7 @@ import pandas as pd
 from bleu_core.diagnosis import CorpusAnalysis
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
 from bleu_core.ranking import Comparison, SystemRank
-from pages.views import title_lines
+from pages.views import chart_title
 
 MINUS = "\u2212"
 #: Heatmaps with more systems than this show no text in their cells (tooltips only).
@@ -134,7 +134,8 @@ def verdict_label(value: str, language: str = DEFAULT_LANGUAGE) -> str:
 
 
 def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
-    """The results as people read them: signed differences, their interval, "—" for the baseline's p-value.
+    """The results as people read them: signed differences, their interval, "—" for the baseline's p-value
+    (the precisions are in the downloads and the precision chart, so the table fits a 1280 px window).
 
     The column names stay the data's (English); :func:`headers` translates them for display."""
     shown = frame.copy()
@@ -147,8 +148,9 @@ def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.D
     for column in ("p-value", "p corrected"):
         shown[column] = ["—" if b or pd.isna(p) else f"{p:.4f}" for p, b in zip(frame[column], base, strict=True)]
     shown["verdict"] = [_verdict_text(v, language) for v in frame["verdict"]]
+    # p1-p4 stay in the downloads and the precision chart: with them the table scrolled sideways at 1280 px
     columns = ["system", "rank", "BLEU", "Δ BLEU", "95% CI of Δ", "p-value", "p corrected", "verdict", "95% CI", "c/r"]
-    return shown[columns + [c for c in shown.columns if c.startswith("p") and c[1:].isdigit()]]
+    return shown[columns]
 
 
 def _verdict_text(value: str, language: str = DEFAULT_LANGUAGE) -> str:
@@ -185,9 +187,9 @@ def ci_chart(frame: pd.DataFrame, comparison: Comparison, language: str = DEFAUL
         x=alt.X("BLEU:Q", scale=x, title="BLEU"), tooltip=tooltip
     )
     if not any(comparison.intervals):  # approximate randomization: scores only, and the title says so
-        return points.properties(height=alt.Step(26), title=title_lines(text("fit.chart_scores_no_interval", language)))
+        return points.properties(height=alt.Step(26), title=chart_title(text("fit.chart_scores_no_interval", language)))
     bars = base.mark_rule(color="#3b6ea8", strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title="BLEU"), x2="high:Q")
-    return (bars + points).properties(height=alt.Step(26), title=title_lines(text("verdict.chart_ci", language)))
+    return (bars + points).properties(height=alt.Step(26), title=chart_title(text("verdict.chart_ci", language)))
 
 
 def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
@@ -225,11 +227,11 @@ def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANG
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#444", strokeDash=[4, 3]).encode(x="zero:Q")
     if not has_interval:
         return (zero + points).properties(
-            height=alt.Step(26), title=title_lines(text("fit.chart_delta_no_interval", language))
+            height=alt.Step(26), title=chart_title(text("fit.chart_delta_no_interval", language))
         )
     rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title=axis_title), x2="high:Q")
     return (zero + rules + points).properties(
-        height=alt.Step(26), title=title_lines(text("verdict.chart_delta", language))
+        height=alt.Step(26), title=chart_title(text("verdict.chart_delta", language))
     )
 
 
@@ -276,7 +278,7 @@ def rank_chart(ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE) ->
         ],
     )
     labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x=alt.X("to:Q", scale=x), text="rank:N")
-    return (bars + labels).properties(height=alt.Step(24), title=title_lines(text("verdict.chart_ranks", language)))
+    return (bars + labels).properties(height=alt.Step(24), title=chart_title(text("verdict.chart_ranks", language)))
 
 
 def heatmap(
@@ -333,5 +335,5 @@ def heatmap(
     return (cells + labels).properties(
         width=alt.Step(step),
         height=alt.Step(step),
-        title=title_lines(text("verdict.chart_heatmap", language)),
+        title=chart_title(text("verdict.chart_heatmap", language)),
     )

@@ -149,6 +149,15 @@ def title_lines(title: str, limit: int = TITLE_CHARS) -> list[str]:
     return [line for line in lines if line]
 
 
+def chart_title(title: str, note: str = "", limit: int = TITLE_CHARS) -> alt.TitleParams:
+    """A chart title that is never cut: its first line as the title, the rest of it and ``note`` as subtitle
+    lines (Vega clips the first line of a title given as several lines at the top of the chart)."""
+    lines = title_lines(title, limit)
+    return alt.TitleParams(
+        lines[0] if lines else "", subtitle=[*lines[1:], *(title_lines(note, limit) if note else [])]
+    )
+
+
 def _styled(chart: alt.LayerChart, large: bool) -> alt.LayerChart:
     """Horizontal axis labels always; projector sizes (>= 18 px) in presentation mode."""
     size = 20 if large else 12
@@ -188,7 +197,13 @@ def precision_chart(explanation: Explanation, lang: str = "en", large: bool = Fa
         ],
     )
     bars = base.mark_bar(color="#3b6ea8")
-    labels = base.mark_text(dy=-12 if large else -8, fontSize=20 if large else 11).encode(text="label:N")
+    # each fraction above its bar, or above the smoothed tick where there is one
+    frame["label height"] = [
+        max(p, s or 0.0) for p, s in zip(frame["p_n (unsmoothed)"], frame["smoothed value"], strict=True)
+    ]
+    labels = base.mark_text(dy=-12 if large else -8, fontSize=20 if large else 11).encode(
+        y=alt.Y("label height:Q", scale=alt.Scale(domain=[0, 1.1])), text="label:N"
+    )
     layers = [bars, labels]
     smoothed = [o for o in explanation.orders if o.smoothed] if not explanation.no_unigram_match else []
     if smoothed:
@@ -208,9 +223,9 @@ def precision_chart(explanation: Explanation, lang: str = "en", large: bool = Fa
     # on the projector the step's heading names the chart; the smoothing note stays
     title = "" if large else text("explain.chart_precisions", lang)
     if title:
-        chart = chart.properties(title=alt.TitleParams(title_lines(title), subtitle=title_lines(note) if note else []))
+        chart = chart.properties(title=chart_title(title, note))
     elif note:
-        chart = chart.properties(title=alt.TitleParams(title_lines(note, 2 * TITLE_CHARS), fontSize=16))
+        chart = chart.properties(title=chart_title(note, limit=2 * TITLE_CHARS))
     return _styled(chart, large)
 
 
@@ -238,7 +253,7 @@ def contribution_chart(explanation: Explanation, lang: str = "en", large: bool =
     )
     labels = base.mark_text(dy=12 if large else 10, color="black", fontSize=18 if large else 11).encode(text="label:N")
     title = text("explain.chart_contributions", lang)
-    chart = (bars + labels).properties(height=380 if large else 260, title=title_lines(title))
+    chart = (bars + labels).properties(height=380 if large else 260, title=chart_title(title))
     return _styled(chart, large)
 
 
