@@ -11,6 +11,11 @@ Without ``--url`` the tool also starts the app itself (one process, ``streamlit 
 ``--url http://127.0.0.1:8501`` it measures a running ``make serve``. ``--pids`` (comma-separated, the
 supervisor prints them) adds the peak resident memory of those processes; ``--soak 500`` first opens that
 many sessions, 25 at a time, so the peak reflects a long class. Results also go to ``bench/results/load.json``.
+
+``--hostile`` measures one careless student against the class (issue targets, bleu_core/limits.py): 30 sessions
+run Explain at once alone, then again while one more session pastes a 200,000-token candidate and reference and
+keeps rerunning; the others' p95 with it must stay within 1.5x their p95 without it. Then 500 ordinary sessions
+open, and the worker's resident memory afterwards must stay under 600 MB. Exit status 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import contextlib
 import json
 import math
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -37,6 +43,15 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "load.json"
 PAGES = ("explain", "corpus", "compare", "implementations", "home")
 FLOOR_APP = 'import streamlit as st\n\nst.write("hi")\n'
+#: The Explain page's text boxes (English labels) and the hostile paste's size.
+CANDIDATE_LABEL = "Candidate (the system output)"
+REFERENCES_LABEL = "References (one per line, any number)"
+HOSTILE_TOKENS = 200_000
+#: Seconds between the hostile session's reruns after its paste (a person clicking, not a loop).
+RERUN_PAUSE = 1.0
+#: Targets of the hostile scenario: the others' p95 ratio, and the worker's memory after 500 more sessions.
+HOSTILE_P95_RATIO = 1.5
+HOSTILE_RSS_MB = 600.0
 
 
 @dataclass(frozen=True)
@@ -162,6 +177,100 @@ async def soak(url: str, total: int, page_cycle: Sequence[str] = ("explain", "co
     return finished
 
 
+def hostile_text(tokens: int = HOSTILE_TOKENS, seed: int = 1) -> str:
+    """A long paste: ``tokens`` words from a 5,000-word vocabulary and a few frequent ones."""
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(5000)] + ["the", "a", "of", "cat", "dog"] * 400
+    return " ".join(rng.choice(vocabulary) for _ in range(tokens))
+
+
+async def hostile_session(url: str, stop: asyncio.Event, tokens: int = HOSTILE_TOKENS) -> list[RunResult]:
+    """One tab on Explain that pastes ``tokens`` tokens as candidate and reference, then reruns every
+    :data:`RERUN_PAUSE` seconds until ``stop``."""
+    session, first = await open_and_run(url, "explain")
+    results = [first]
+    try:
+        if not first.finished or CANDIDATE_LABEL not in session.widgets:
+            return [*results, RunResult(first.seconds, first.exceptions, False, "no text boxes")]
+        paste = {CANDIDATE_LABEL: hostile_text(tokens, 1), REFERENCES_LABEL: hostile_text(tokens, 2)}
+        results.append(await session.run(changes=dict(paste)))
+        while not stop.is_set():  # then clicks about once a second, as a student reading the page does
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), RERUN_PAUSE)
+            if not stop.is_set():
+                results.append(await session.run())
+    finally:
+        session.close()
+    return results
+
+
+def current_rss_mb(pid: int) -> float:
+    """Resident memory (VmRSS) of a process now, in MB; NaN where /proc cannot tell."""
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return math.nan
+
+
+@dataclass(frozen=True)
+class HostileReport:
+    """The others' Explain runs without and with the hostile session, its own runs, and the worker's memory."""
+
+    alone: Summary
+    beside: Summary
+    hostile: Summary
+    ratio: float
+    rss_mb: float
+    soaked: int
+
+    @property
+    def passed(self) -> bool:
+        return self.ratio <= HOSTILE_P95_RATIO and self.rss_mb <= HOSTILE_RSS_MB and self.beside.dropped == 0
+
+
+async def measure_hostile(
+    url: str, pid: int, others: int = 30, rounds: int = 2, soak_sessions: int = 500
+) -> HostileReport:
+    """``others`` Explain sessions at once, ``rounds`` times alone and ``rounds`` times beside the hostile one."""
+    warm = [(await open_and_run(url, page))[0] for page in ("explain", "corpus")]
+    try:
+        alone: list[RunResult] = []
+        for _ in range(rounds):
+            alone += await at_once(url, "explain", others)
+        stop = asyncio.Event()
+        hostile = asyncio.ensure_future(hostile_session(url, stop))
+        await asyncio.sleep(1.0)  # the paste is on its way (its first run holds the worker meanwhile)
+        beside: list[RunResult] = []
+        for _ in range(rounds):
+            beside += await at_once(url, "explain", others)
+        stop.set()
+        own = await hostile
+        soaked = await soak(url, soak_sessions) if soak_sessions else 0
+    finally:
+        for session in warm:
+            session.close()
+    await asyncio.sleep(2.0)  # closed sessions are cleaned up
+    first, second = summarize("alone", alone), summarize("beside the paste", beside)
+    return HostileReport(
+        first, second, summarize("the paste", own), second.p95 / first.p95, current_rss_mb(pid), soaked
+    )
+
+
+def hostile_report(result: HostileReport) -> str:
+    lines = [f"{'scenario':<24} {'served':>8} {'p50 s':>7} {'p95 s':>7} {'exc':>4} {'drop':>4}"]
+    for s in (result.alone, result.beside, result.hostile):
+        lines.append(
+            f"{s.name:<24} {s.served:>4}/{s.sessions:<3} {s.p50:>7.3f} {s.p95:>7.3f} {s.exceptions:>4} {s.dropped:>4}"
+        )
+    lines.append(f"others' p95 beside the paste / alone: {result.ratio:.2f} (target <= {HOSTILE_P95_RATIO})")
+    lines.append(
+        f"worker RSS after {result.soaked} more sessions: {result.rss_mb:.0f} MB (target <= {HOSTILE_RSS_MB:.0f})"
+    )
+    lines.append("PASS" if result.passed else "FAIL")
+    return "\n".join(lines)
+
+
 def scenarios(sessions: int | None, page: str) -> list[tuple[str, str, int]]:
     """(kind, page, count) to run; ``--sessions`` picks one concurrency scenario, else the full report."""
     if sessions is not None:
@@ -238,7 +347,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the floor keeps Streamlit's default full garbage collection after each run (the repository's "
         "config turns it off; with it on, the floor is a one-line app as Streamlit ships)",
     )
+    parser.add_argument(
+        "--hostile",
+        action="store_true",
+        help="one session pastes 200,000 tokens on Explain while 30 others use it; then 500 sessions (targets checked)",
+    )
     args = parser.parse_args(argv)
+    if args.hostile:
+        return run_hostile(args.url, args.pids, args.soak or 500)
     plan = scenarios(args.sessions, args.page)
     pids = [int(pid) for pid in args.pids.split(",") if pid]
     with contextlib.ExitStack() as stack:
@@ -264,6 +380,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     RESULTS.write_text(json.dumps(record, indent=2))
     failed = any(s.served < s.sessions or s.exceptions for s in app)
     return 1 if failed else 0
+
+
+def run_hostile(url: str | None, pids: str, soak_sessions: int) -> int:
+    """The ``--hostile`` scenario on a running worker (``--url`` with one ``--pids``) or on one started here."""
+    with contextlib.ExitStack() as stack:
+        if url is None:
+            url, pid = stack.enter_context(streamlit_server(ROOT / "app.py"))
+        else:
+            pid = int(pids.split(",")[0])
+        print(f"app {url} (pid {pid}), {os.cpu_count()} cores", flush=True)
+        result = asyncio.run(measure_hostile(url.rstrip("/"), pid, soak_sessions=soak_sessions))
+    print(hostile_report(result))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    (RESULTS.parent / "load_hostile.json").write_text(json.dumps(asdict(result), indent=2))
+    return 0 if result.passed else 1
 
 
 if __name__ == "__main__":

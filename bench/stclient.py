@@ -42,8 +42,8 @@ class RunResult:
 
 @dataclass
 class Session:
-    """One tab: its cookies, websocket, Streamlit session id, its checkboxes (label -> id), the values it set,
-    and the query string the server last gave its URL."""
+    """One tab: its cookies, websocket, Streamlit session id, its checkboxes and text boxes (label -> id), the
+    values it set, and the query string the server last gave its URL."""
 
     base_url: str
     page: str
@@ -51,7 +51,7 @@ class Session:
     connection: WebSocketClientConnection | None = None
     session_id: str = ""
     widgets: dict[str, str] = field(default_factory=dict)
-    values: dict[str, bool] = field(default_factory=dict)
+    values: dict[str, bool | str] = field(default_factory=dict)
     query_string: str = ""
 
     def cookie_header(self) -> str:
@@ -81,8 +81,9 @@ class Session:
             protocols += [self.cookies.get("_streamlit_xsrf", "-"), self.session_id]
         self.connection = await websocket_connect(request, subprotocols=protocols)
 
-    async def run(self, query: str = "", changes: dict[str, bool] | None = None) -> RunResult:
-        """Send one ``rerun_script`` and read until ``script_finished``; ``changes`` maps widget labels to values."""
+    async def run(self, query: str = "", changes: dict[str, bool | str] | None = None) -> RunResult:
+        """Send one ``rerun_script`` and read until ``script_finished``; ``changes`` maps widget labels to values
+        (a bool for a checkbox, a str for a text box, as typed or pasted)."""
         if self.connection is None:
             raise RuntimeError("connect() before run()")
         message = BackMsg()
@@ -91,7 +92,10 @@ class Session:
         state.page_name = "" if self.page == "explain" else self.page
         self.values.update(changes or {})  # a browser sends every value it holds, not only the changed one
         for label, value in self.values.items():
-            state.widget_states.widgets.append(WidgetState(id=self.widgets[label], bool_value=value))
+            if isinstance(value, str):
+                state.widget_states.widgets.append(WidgetState(id=self.widgets[label], string_value=value))
+            else:
+                state.widget_states.widgets.append(WidgetState(id=self.widgets[label], bool_value=value))
         started = time.perf_counter()
         await self.connection.write_message(message.SerializeToString(), binary=True)
         exceptions = 0
@@ -118,13 +122,14 @@ class Session:
                 return RunResult(time.perf_counter() - started, exceptions, status == "FINISHED_SUCCESSFULLY", status)
 
     def _read_element(self, forward: ForwardMsg) -> int:
-        """Remember checkbox ids by label; 1 if the delta shows an exception."""
+        """Remember checkbox and text box ids by label; 1 if the delta shows an exception."""
         if forward.delta.WhichOneof("type") != "new_element":
             return 0
         element = forward.delta.new_element
         kind = element.WhichOneof("type")
-        if kind == "checkbox":
-            self.widgets[element.checkbox.label] = element.checkbox.id
+        if kind in ("checkbox", "text_input", "text_area"):
+            widget = getattr(element, kind)
+            self.widgets[widget.label] = widget.id
         return int(kind == "exception")
 
     async def upload(self, name: str, content: bytes) -> int:
