@@ -21,6 +21,7 @@ from sacrebleu.metrics.bleu import BLEU
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.explain import explain
+from bleu_core.limits import LIMITS
 from bleu_core.ranking import ranking_samples
 from pages import charts, views
 from pages import state as S
@@ -162,3 +163,21 @@ def test_one_paste_does_not_stall_the_class() -> None:
     from bench import load
 
     assert load.main(["--hostile"]) == 0
+
+
+def test_large_uploads_are_not_kept_in_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decoded-upload cache holds at most DECODE_ENTRIES files of at most DECODE_CACHED_BYTES each: a larger
+    file is decoded on each use (before, 64 entries of up to 50 MB each could stay)."""
+    from bleu_core import reader
+    from pages import cached
+
+    calls: list[int] = []
+    original = reader.decode_lines
+    monkeypatch.setattr(reader, "decode_lines", lambda data, name: calls.append(len(data)) or original(data, name))
+    small = b"a small file\n" * 10 + str(time.time()).encode() + b"\n"
+    large = b"w " * (cached.DECODE_CACHED_BYTES // 2 + 1) + b"\n"
+    for _ in range(2):
+        assert cached.decode_cached(small, "small.txt")[0] == "a small file"
+        assert len(cached.decode_cached(large, "large.txt")) == 1
+    assert calls == [len(small), len(large), len(large)]
+    assert LIMITS.cache_megabytes * 1_000_000 >= cached.DECODE_ENTRIES * cached.DECODE_CACHED_BYTES
