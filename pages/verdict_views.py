@@ -236,12 +236,13 @@ def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANG
 
 
 def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
+    """The ranking as a table; the clusters are the rank chart's colours (with them the table scrolled sideways
+    in half of a 1280 px page)."""
     return pd.DataFrame(
         {
             "rank": [r.label for r in ranks],
             "system": [r.system for r in ranks],
             "BLEU": [round(r.score, 2) for r in ranks],
-            "cluster": [r.cluster for r in ranks],
             "best rank": [r.best for r in ranks],
             "worst rank": [r.worst for r in ranks],
         }
@@ -251,6 +252,7 @@ def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
 def rank_chart(ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     """A bar from best to worst rank per system (best score on top), coloured by cluster."""
     data = ranks_frame(ranks)
+    data["cluster"] = [r.cluster for r in ranks]
     data["from"] = data["best rank"] - 0.4
     data["to"] = data["worst rank"] + 0.4
     n = len(ranks)

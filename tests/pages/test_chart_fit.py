@@ -271,3 +271,16 @@ def test_title_lines_keep_every_character_and_fit() -> None:
         assert len(lines) >= 2 and all(width(line) <= TITLE_CHARS for line in lines)
         assert "".join(lines).replace(" ", "") == title.replace(" ", "")
         assert not any(line.startswith(("，", "）", "。")) for line in lines)
+
+
+def test_verdict_and_rank_tables_are_narrow_enough() -> None:
+    """At 1280 px the verdict table scrolled sideways past p2 and the rank table past "worst rank" (ten WMT22
+    systems): the precisions live in the downloads and the precision chart, the clusters in the rank chart."""
+    _, ranks, _, frame, _, _ = demo_comparison("bs")
+    shown = verdict_views.display_frame(frame)
+    assert not [c for c in shown.columns if c.startswith("p") and c[1:].isdigit()]
+    assert {"p1", "p4"} <= set(frame.columns)  # still in the data behind CSV, JSON and LaTeX
+    assert list(verdict_views.ranks_frame(ranks).columns) == ["rank", "system", "BLEU", "best rank", "worst rank"]
+    spec = verdict_views.rank_chart(ranks).to_dict()
+    colors = [n["encoding"]["color"]["field"] for n in nodes(spec) if "color" in n.get("encoding", {})]
+    assert colors == ["cluster"]
