@@ -49,8 +49,14 @@ def same_score(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300)
 
 
-def _native(value: float, implementation: Implementation, language: str = DEFAULT_LANGUAGE) -> str:
+def _native(
+    value: float, implementation: Implementation, language: str = DEFAULT_LANGUAGE, mean: float | None = None
+) -> str:
+    """A score as printed; NaN says why: the tool fails, or (``mean`` given) scores sentences only, whose mean
+    over the corpus is what its waterfall reaches."""
     if math.isnan(value):
+        if mean is not None and not math.isnan(mean):
+            return text("implementations.sentence_mean", language, mean=number(mean))
         return text("implementations.fails" if implementation.corpus_level else "implementations.n_a", language)
     return number(value)
 
@@ -137,13 +143,15 @@ def scores_frame(
     by_key = {impl.key: unit for impl, _, unit in rows}
     records = []
     for impl, native, unit in rows:
-        where, setting = attribution(waterfalls.get(impl.key), language)
+        steps = waterfalls.get(impl.key)
+        where, setting = attribution(steps, language)
+        mean = steps.second_score if corpus and steps is not None and not impl.corpus_level else None
         records.append(
             {
                 "implementation": impl.name_message(corpus).render(language),
-                "score (own scale)": _native(native, impl, language),
+                "score (own scale)": _native(native, impl, language, mean),
                 "scale": impl.scale,
-                "score (0–1)": _native(unit, impl, language),
+                "score (0–1)": _native(unit, impl, language, mean),
                 "differs from sacreBLEU at": where,
                 "the setting behind it": setting,
                 "differs": not same_score(unit, by_key[REFERENCE_KEY]),

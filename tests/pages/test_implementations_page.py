@@ -158,8 +158,10 @@ def test_corpus_upload_scores_every_tool() -> None:
     assert not at.exception
     shown = scores(at, corpus=True)
     for impl, native, _ in compare_corpus_implementations(hyps, refs):
-        expected = ("n/a" if not impl.corpus_level else "fails") if math.isnan(native) else number(native)
-        assert shown[impl.key][0] == expected
+        if math.isnan(native) and not impl.corpus_level:  # sentences only: their mean (tested below)
+            assert shown[impl.key][0].startswith("sentences only; the mean of its sentence scores: ")
+            continue
+        assert shown[impl.key][0] == ("fails" if math.isnan(native) else number(native))
     assert shown["sacrebleu"][0] == number(sacrebleu.corpus_bleu(hyps, refs).score)
     # The pair and mistakes sections explain one segment, chosen by line number.
     at.number_input(key="im_segment").set_value(2).run()
@@ -177,3 +179,27 @@ def test_bad_files_are_reported_next_to_the_input() -> None:
     assert any("hyp.txt (line 1)" in plain(e.value) and "NUL" in e.value for e in at.error)
     at = upload(page(), b"ok\n", [b"caf\xe9\n"])
     assert any("ref1.txt (line 1): not valid UTF-8" in plain(e.value) for e in at.error)
+
+
+def test_a_sentence_only_tool_names_its_mean_instead_of_a_bare_n_a() -> None:
+    """In corpus mode MATLAB, NLTK 3.2 and d2l score sentences only: the table says so and gives the mean of
+    their sentence scores (recomputed here from each sentence's own trace), not "n/a" beside numeric changes."""
+    import math
+
+    from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+    from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations, trace_implementation
+    from bleu_core.waterfall import PIPELINE, corpus_waterfalls
+    from pages.implementations_views import scores_frame
+
+    hyps, streams = list(DEMO_SYSTEMS["literal"]), [list(s) for s in DEMO_REFERENCES]
+    rows = compare_corpus_implementations(hyps, streams)
+    waterfalls = corpus_waterfalls("sacrebleu", list(IMPLEMENTATIONS), hyps, streams, PIPELINE)
+    frame = scores_frame(rows, waterfalls, corpus=True)
+    for impl, native, _ in rows:
+        cell = frame.loc[frame["implementation"] == impl.name_message(True).render("en"), "score (0–1)"].item()
+        if impl.corpus_level:
+            assert "mean" not in cell
+            continue
+        assert math.isnan(native)
+        scores = [trace_implementation(impl.key, h, [s[i] for s in streams]).score for i, h in enumerate(hyps)]
+        assert cell == f"sentences only; the mean of its sentence scores: {math.fsum(scores) / len(scores):.4g}"
