@@ -147,10 +147,7 @@ def _contrasts(name: str, matched: Mapping[str, Counter[Ngram]], top: int) -> Co
         NgramContrast(len(g), " ".join(g), matched[name][g], sum(o[g] for o in others) / len(others) if others else 0.0)
         for g in grams
     ]
-    contrasts.sort(key=lambda c: (-c.difference, -c.order, c.ngram))
-    more = tuple(c for c in contrasts[:top] if c.difference > 0)
-    less = tuple(c for c in reversed(contrasts[-top:]) if c.difference < 0)
-    return more, less
+    return _ranked_contrasts(contrasts, top)
 
 
 def characteristic_ngrams(
@@ -202,7 +199,8 @@ def _extremes(difference: FloatArray, top: int) -> IntArray:
 
 
 def _ranked_contrasts(contrasts: list[NgramContrast], top: int) -> Contrasts:
-    """The first ``top`` above and below the others, in the order :func:`_contrasts` sorts every n-gram."""
+    """The first ``top`` n-grams above the others and the first ``top`` below (most first; ties: the longer
+    n-gram, then alphabetical)."""
     contrasts.sort(key=lambda c: (-c.difference, -c.order, c.ngram))
     more = tuple(c for c in contrasts[:top] if c.difference > 0)
     less = tuple(c for c in reversed(contrasts[-top:]) if c.difference < 0)
