@@ -8,7 +8,6 @@ pairwise view opens a new pair on a segment of that pair's list and names the sy
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import sacrebleu
 from streamlit.testing.v1 import AppTest
@@ -16,22 +15,10 @@ from streamlit.testing.v1 import AppTest
 from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from pages import state as S
 from pages.compare_views import better_labels
+from tests.pages.test_corpus_state import app_on, metric
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 HYPS = list(DEMO_SYSTEMS["literal"])
 REFS = [list(stream) for stream in DEMO_REFERENCES]
-
-
-def app_on(page: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page(page).run()
-    assert not at.exception
-    return at
-
-
-def metric(at: AppTest, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
 
 
 def open_on_explain(at: AppTest) -> AppTest:
