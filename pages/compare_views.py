@@ -78,7 +78,8 @@ def _dot_plot(
                 sort=list(keys),
                 scale=alt.Scale(scheme="viridis"),
                 title=titles[key],
-                legend=alt.Legend(orient="bottom", labelLimit=0),
+                # three a row: six length buckets in one row ran past the chart's edge
+                legend=alt.Legend(orient="bottom", labelLimit=0, columns=3),
             ),
             tooltip=[
                 alt.Tooltip("system:N", title=titles["system"]),

@@ -200,6 +200,7 @@ def test_ten_systems_get_sorted_dot_plots_not_thin_bars(language: str) -> None:
         assert y_sorts and all(sorted(s) == sorted(analyses) for s in y_sorts)
         colors = [n["encoding"]["color"] for n in nodes(spec) if "color" in n.get("encoding", {})]
         assert colors and all(c["type"] == "ordinal" and c["field"] != "system" for c in colors)
+        assert all(c["legend"]["columns"] <= 3 and c["legend"]["labelLimit"] == 0 for c in colors)
         assert_title_fits(spec)
     spec = compare_views.precisions_chart(analyses, language).to_dict()
     order = next(n["encoding"]["y"]["sort"] for n in nodes(spec) if "y" in n.get("encoding", {}))
