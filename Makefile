@@ -58,7 +58,7 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy bleu_core pages app.py
 
-test: $(VENV)/.dev chromium lint
+test: $(VENV)/.dev chromium nginx lint
 	$(BIN)/pytest
 
 # The quick loop: no slow and no browser tests (-m replaces the default marker expression, so both are named).
@@ -74,6 +74,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python -m bench.compare_speed
 	$(BIN)/python -m bench.corpus_speed
 	$(BIN)/python -m bench.scale
+	$(BIN)/python -m bench.reading
 	$(BIN)/python -m bench.load --floor-gc
 
 clean:

@@ -6,8 +6,8 @@ Arguments and dispatch live here; the printed forms are in :mod:`.cli_report` an
 from __future__ import annotations
 
 import argparse
-import io
 import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from typing import cast
@@ -17,23 +17,16 @@ from . import cli_settings as settings
 from .cli_settings import FORMATS, SACREBLEU_TOKENIZERS
 from .counting import CHUNK_SEGMENTS, score_chunk
 from .options import SMOOTH_DEFAULTS, BleuOptions
-from .reader import InputFileError, check_line_counts, read_lines
+from .reader import InputFileError, check_line_counts
 from .sacrebleu_format import tokenizer_signature
-from .sacrebleu_reading import (
-    FieldCountError,
-    choose_encoding,
-    split_references,
-    stdin_systems,
-    surprises,
-    test_set_references,
-)
+from .sacrebleu_reading import FieldCountError, FileLines, split_references, stdin_systems, test_set_references
 from .statistics import SegmentStats
 from .version import __version__
 
 #: Lines read from every file at a time: memory grows with this, not with the files.
 CHUNK_LINES = CHUNK_SEGMENTS
-#: Characters read at a time; whole blocks are split into lines (faster than reading line by line).
-BLOCK_CHARACTERS = 1 << 20
+#: Bytes read at a time; whole blocks are decoded and split into lines (faster than reading line by line).
+BLOCK_BYTES = 1 << 20
 #: Lines per task with ``--dask``: larger, so that each task's work outweighs the cluster's overhead per task.
 CLUSTER_CHUNK_LINES = 20_000
 
@@ -129,64 +122,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _Source:
-    """The lines of one input, read a chunk at a time, as sacreBLEU reads them (see :mod:`.sacrebleu_reading`)."""
+    """The lines of one input, read a chunk at a time, as sacreBLEU reads them (see :mod:`.sacrebleu_reading`).
+
+    ``lines`` given: those (standard input's column); else the file ``name``, streamed in blocks.
+    """
 
     def __init__(self, name: str, encoding: str, lines: list[str] | None = None) -> None:
         self.name = name
-        self.count = 0
-        self.notes: list[str] = []  # why the reading may surprise (printed as warnings)
         self._lines = lines
-        self._text: io.TextIOWrapper | None = None
-        self._pending: list[str] = []  # lines read but not taken
-        self._partial: str | None = ""  # the text after the last line feed read; None at the end of the file
-        if lines is None:
-            try:
-                handle = open(name, "rb")  # noqa: SIM115 - closed by close()
-            except OSError:
-                read_lines(name)  # raises the reader's error for a missing or unreadable file
-                raise
-            chosen = choose_encoding(handle.read(4), encoding)
-            handle.seek(0)
-            try:
-                # Only a line feed ends a line, and nothing is translated: sacreBLEU's newline="\n".
-                self._text = io.TextIOWrapper(handle, encoding=chosen, errors="strict", newline="\n")
-            except LookupError:
-                handle.close()
-                raise ValueError(f"unknown encoding {encoding!r}") from None
+        self._count = 0
+        self._file = FileLines(name, encoding) if lines is None else None
+
+    @property
+    def count(self) -> int:
+        """Lines taken so far."""
+        return self._file.count if self._file is not None else self._count
+
+    @property
+    def notes(self) -> list[str]:
+        """Why the reading may surprise (printed as warnings)."""
+        return self._file.notes if self._file is not None else []
 
     def take(self, size: int) -> list[str]:
         """The next ``size`` lines at most (fewer at the end), trailing whitespace stripped as sacreBLEU does."""
-        if self._lines is not None:
-            chunk = self._lines[self.count : self.count + size]
-        else:
-            while len(self._pending) < size and self._partial is not None:
-                self._read_block()
-            chunk = [line.rstrip() for line in self._pending[:size]]
-            del self._pending[:size]
-        self.count += len(chunk)
+        if self._file is not None:
+            return self._file.take(size, BLOCK_BYTES)
+        assert self._lines is not None
+        chunk = self._lines[self._count : self._count + size]
+        self._count += len(chunk)
         return chunk
-
-    def _read_block(self) -> None:
-        """Split the next block of text into lines; the last, unfinished one waits for the next block."""
-        assert self._text is not None and self._partial is not None
-        try:
-            block = self._text.read(BLOCK_CHARACTERS)
-        except UnicodeDecodeError as error:
-            read_lines(self.name)  # the reader names the line and the byte (for UTF-8)
-            raise InputFileError(self.name, f"cannot be decoded as {self._text.encoding} ({error.reason})") from None
-        if "\x00" in block:  # sacreBLEU would score it; a NUL byte means a binary or BOM-less UTF-16 file
-            read_lines(self.name)
-        for note in surprises(block, first=self.count == 0 and not self._pending and self._partial == ""):
-            if note not in self.notes:
-                self.notes.append(note)
-        if not block:  # the end: a last line without a line feed is a segment too
-            if self._partial:
-                self._pending.append(self._partial)
-            self._partial = None
-            return
-        lines = (self._partial + block).split("\n")
-        self._partial = lines.pop()
-        self._pending.extend(lines)
 
     def rest(self) -> int:
         """Count the lines left (to report a length mismatch) and close the file."""
@@ -196,8 +160,8 @@ class _Source:
         return self.count
 
     def close(self) -> None:
-        if self._text is not None:
-            self._text.close()
+        if self._file is not None:
+            self._file.close()
 
 
 def _chunks(
@@ -263,6 +227,13 @@ class StatisticsSink:
             self.parts[system] = [self.parts[system][0].merge(stats)]
 
 
+def _is_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _needs_segments(args: argparse.Namespace) -> bool:
     return bool(args.sentence_level or args.segment_json or args.confidence or args.paired_bs or args.paired_ar)
 
@@ -276,6 +247,8 @@ def _count(
         from .cluster import score_on_cluster
 
         plain = args.input and args.num_refs == 1 and not args.test_set and args.encoding.lower() in ("utf-8", "utf8")
+        # The workers open the files themselves: only regular files (a FIFO or /dev/stdin is read here, once).
+        plain = plain and all(_is_regular(path) for path in (*args.refs, *args.input))
         files = (list(args.refs), list(args.input)) if plain else None
         for path in files[1] if files else ():
             if os.path.getsize(path) == 0:  # the workers read it: the check below cannot see its lines

@@ -8,10 +8,17 @@ import os
 from .cli_report import Report
 from .options import TOKENIZERS, BleuOptions, make_options
 from .sacrebleu_format import LANGUAGE_TOKENIZERS
+from .sacrebleu_reading import FieldCountError
 
 #: Tokenizer names sacreBLEU 2.6 accepts; those we do not run ourselves fail with one clear line.
 SACREBLEU_TOKENIZERS = (*TOKENIZERS, "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 FORMATS = ("json", "text", "latex")
+#: The most decimals ``-w`` may ask for: a float64 has at most 1074 digits after the point (2**-1074), so more
+#: would print only zeros; without a bound ``-w 2000000000`` asks for gigabytes per number.
+MAX_WIDTH = 1074
+#: The largest ``-s add-k`` value: sacreBLEU computes 100 * (count + k), which overflows to infinity above about
+#: 1.8e306 and prints ``"score": Infinity`` (not JSON). Any k up to here gives sacreBLEU's finite number.
+MAX_ADD_K = 1e306
 
 
 def tokenizer(args: argparse.Namespace) -> str:
@@ -30,8 +37,33 @@ def tokenizer(args: argparse.Namespace) -> str:
     return name
 
 
+def check_values(args: argparse.Namespace) -> None:
+    """Flag values sacreBLEU takes without a check, refused here in one line before anything is read.
+
+    ``-nr 0`` or ``-nr -3``: sacreBLEU stops at the reference file's first line ("expected 0 fields") with
+    status 17; we say why, with the same status. ``-w -1``: sacreBLEU fails with a traceback (status 1).
+    ``-s add-k -sv 1e308``: sacreBLEU prints Infinity (invalid JSON); we refuse k above :data:`MAX_ADD_K`.
+    """
+    if args.num_refs < 1:
+        raise FieldCountError(
+            "--num-refs must be 1 or more (the number of tab-separated references on each line of the "
+            f"reference file); got {args.num_refs}",
+            "--num-refs",
+        )
+    if not 0 <= args.width <= MAX_WIDTH:
+        raise ValueError(f"--width must be a whole number of decimals from 0 to {MAX_WIDTH}; got {args.width}")
+    value = args.smooth_value
+    # (infinity and NaN are refused with the options' own message)
+    if args.smooth_method == "add-k" and value is not None and MAX_ADD_K < value < float("inf"):
+        raise ValueError(
+            f"--smooth-value for add-k must be at most {MAX_ADD_K:g}: a larger k makes the precisions overflow "
+            f"to infinity, and infinity is not a score (nor JSON); got {value:g}"
+        )
+
+
 def check_combinations(args: argparse.Namespace) -> None:
     """sacreBLEU's rules for flags that cannot go together (each is an error with status 1)."""
+    check_values(args)
     n_inputs = len(args.input) if args.input else 1
     if args.num_refs != 1 and (args.test_set is not None or len(args.refs) > 1):
         raise ValueError("--num-refs reads several tab-separated references from one reference file; give one file")

@@ -60,9 +60,19 @@ def _nul_problem(data: bytes, encoding: str) -> Message:
     return message("errors.nul_binary")
 
 
-def _nul_error(name: str, data: bytes, encoding: str, line: int) -> InputFileError:
-    reason = _nul_problem(data, encoding)
+def nul_error(name: str, head: bytes, encoding: str, line: int) -> InputFileError:
+    """The refusal of a NUL character at ``line``; ``head`` is the input's first bytes (two are enough)."""
+    reason = _nul_problem(head, encoding)
     return InputFileError(name, str(reason), line, reason)
+
+
+def open_error(name: str, error: OSError) -> InputFileError:
+    """Why the file at ``name`` cannot be opened, in the reader's words."""
+    if isinstance(error, FileNotFoundError):
+        return InputFileError(name, "no such file")
+    if isinstance(error, IsADirectoryError):
+        return InputFileError(name, "is a directory, not a file")
+    return InputFileError(name, f"cannot be read ({error.strerror})")
 
 
 def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
@@ -70,7 +80,7 @@ def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
     encoding = detect_encoding(data)
     if encoding.startswith("utf-8") and b"\x00" in data:
         # In UTF-8 a NUL byte is a NUL character: report binary content before any decoding error it causes.
-        raise _nul_error(name, data, encoding, _line_of(data, data.index(b"\x00"), encoding))
+        raise nul_error(name, data, encoding, _line_of(data, data.index(b"\x00"), encoding))
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
@@ -81,7 +91,7 @@ def decode_lines(data: bytes, name: str = "<input>") -> list[str]:
         )
         raise InputFileError(name, str(reason), line, reason) from None
     if "\x00" in text:
-        raise _nul_error(name, data, encoding, line_number(text[: text.index("\x00")]))
+        raise nul_error(name, data, encoding, line_number(text[: text.index("\x00")]))
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text:
@@ -97,12 +107,8 @@ def read_lines(path: str | PathLike[str]) -> list[str]:
     try:
         with open(path, "rb") as handle:  # open, not pathlib: the CLI starts faster without importing it
             data = handle.read()
-    except FileNotFoundError:
-        raise InputFileError(name, "no such file") from None
-    except IsADirectoryError:
-        raise InputFileError(name, "is a directory, not a file") from None
     except OSError as error:
-        raise InputFileError(name, f"cannot be read ({error.strerror})") from None
+        raise open_error(name, error) from None
     return decode_lines(data, name)
 
 

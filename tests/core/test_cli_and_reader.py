@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 import bleu_core
 from bleu_core import cli as cli_module
 from bleu_core.reader import InputFileError, decode_lines
+from bleu_core.sacrebleu_reading import FieldCountError, stdin_systems
 
 HYP = ["The cat sat on the mat.", "A dog barked twice."]
 REF = ["The cat is on the mat.", "The dog barked twice."]
@@ -193,7 +195,7 @@ def test_reader_errors_name_the_file() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    text=st.text(alphabet="ab\r\n é\x85", max_size=30),
+    text=st.text(alphabet="ab\r\n é\x85\t\x0c\x1c\u2028\u200b\ufeff", max_size=40),
     encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-32"]),
     block=st.integers(1, 7),
     take=st.integers(1, 5),
@@ -208,7 +210,7 @@ def test_cli_reads_blocks_into_sacrebleus_lines(text: str, encoding: str, block:
         with open(path, encoding=codec, newline="\n") as handle:
             expected = [line.rstrip() for line in handle]
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(cli_module, "BLOCK_CHARACTERS", block)
+            patch.setattr(cli_module, "BLOCK_BYTES", block)
             source = cli_module._Source(str(path), "utf-8")
             lines: list[str] = []
             while chunk := source.take(take):
@@ -216,3 +218,28 @@ def test_cli_reads_blocks_into_sacrebleus_lines(text: str, encoding: str, block:
                 lines += chunk
             source.close()
     assert lines == expected
+
+
+def _sacrebleu_stdin(data: bytes) -> list[list[str]] | str:
+    """sacreBLEU 2.6's loop over standard input (``sacrebleu.py``, ``if args.input is None``), or "17"."""
+    handle = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    systems = [[field] for field in handle.readline().rstrip().split("\t")]
+    for line in handle:
+        fields = line.rstrip().split("\t")
+        if len(fields) != len(systems):
+            return "17"
+        for system, sentence in zip(systems, fields, strict=True):
+            system.append(sentence.rstrip())
+    return systems
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="ab\t\r\n \x0c\x1c\x85\u2028\u200b\ufeff", max_size=40))
+def test_standard_input_splits_into_sacrebleus_systems(text: str) -> None:
+    # Universal newlines, tab-separated columns, the first line's fields kept as split (sacreBLEU's quirk).
+    data = text.encode("utf-8")
+    try:
+        ours: list[list[str]] | str = stdin_systems(data, "utf-8")
+    except FieldCountError:
+        ours = "17"
+    assert ours == _sacrebleu_stdin(data)

@@ -36,14 +36,14 @@ def write(path: Path, lines: list[str], encoding: str, newline: str, final: bool
 def test_small_blocks_and_chunks_print_the_whole_file_output(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, encoding: str, newline: str, final: bool
 ) -> None:
-    hyps = HYP * 7  # 35 lines: several chunks of 4 lines, lines split across blocks of 5 characters
+    hyps = HYP * 7  # 35 lines: several chunks of 4 lines, lines split across blocks of 5 bytes
     refs = REF * 7
     hyp = write(tmp_path / "hyp.txt", hyps, encoding, newline, final)
     other = write(tmp_path / "other.txt", list(reversed(hyps)), "utf-8", "\n", True)
     ref = write(tmp_path / "ref.txt", refs, encoding, newline, not final)
     cases = [[], ["-b", "-w", "6"], [str(other)], [str(other), "-f", "text"], ["-sl"], ["-sl", "-b"], ["--confidence"]]
     whole = {tuple(extra): run(str(ref), "-i", str(hyp), *extra) for extra in cases}
-    monkeypatch.setattr(cli, "BLOCK_CHARACTERS", 5)
+    monkeypatch.setattr(cli, "BLOCK_BYTES", 5)
     monkeypatch.setattr(cli, "CHUNK_LINES", 4)
     for extra in cases:
         assert run(str(ref), "-i", str(hyp), *extra) == whole[tuple(extra)], extra
@@ -86,7 +86,7 @@ def _traced_peak(ref: Path, hyp: Path) -> int:
 def test_memory_does_not_grow_with_the_number_of_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Only summed statistics stay: eight times the lines must not take noticeably more memory at the peak.
     # (Blocks of 64 kB, so that both files are longer than a block, as large files are than 1 MB.)
-    monkeypatch.setattr(cli, "BLOCK_CHARACTERS", 1 << 16)
+    monkeypatch.setattr(cli, "BLOCK_BYTES", 1 << 16)
     peaks = []
     for copies in (2, 16):
         hyp = write(tmp_path / f"hyp{copies}.txt", HYP * 1000 * copies, "utf-8", "\n", True)
