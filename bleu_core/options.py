@@ -176,7 +176,7 @@ def _check_tokenizer(tokenize: object) -> None:
         )
 
 
-def _check_smoothing(smooth: object, smooth_value: object) -> float | None:
+def _check_smoothing(smooth: object, smooth_value: object, floor_above_one: bool = False) -> float | None:
     """The smoothing value (None: the method's default), after checking the method name."""
     if not isinstance(smooth, str):
         raise TypeError(f"smooth must be a smoothing method name; got {smooth!r}")
@@ -189,7 +189,7 @@ def _check_smoothing(smooth: object, smooth_value: object) -> float | None:
     value = _as_float("smooth_value", smooth_value)
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
-    if smooth == "floor" and value > 1:
+    if smooth == "floor" and value > 1 and not floor_above_one:
         # floor replaces a zero match count; above 1 a precision (and BLEU) could exceed 1.
         raise ValueError(f"smooth_value for floor must be between 0 and 1 (default 0.1); got {value:g}")
     return value
@@ -204,15 +204,17 @@ def make_options(
     smooth: str = "exp",
     smooth_value: object = None,
     effective_order: bool = False,
+    floor_above_one: bool = False,
 ) -> BleuOptions:
     """Validate user settings and build :class:`BleuOptions`.
 
     Weights are normalized to sum to one (as MATLAB's bleuEvaluationScore does);
-    their length sets ``max_order`` when ``max_order`` is not given.
+    their length sets ``max_order`` when ``max_order`` is not given.  ``floor_above_one``: accept a floor value
+    above 1, as sacreBLEU does (a precision, and BLEU, can then exceed 1); the drop-ins ask for it.
     """
     order, normalized, uniform = _check_order_and_weights(max_order, weights)
     _check_tokenizer(tokenize)
-    value = _check_smoothing(smooth, smooth_value)
+    value = _check_smoothing(smooth, smooth_value, floor_above_one)
     return BleuOptions(
         max_order=order,
         weights=normalized,

@@ -75,7 +75,7 @@ MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
 def _options(name: str, settings: dict[str, Any]) -> BleuOptions:
     """:func:`make_options`, its errors raised as sacreBLEU's (see the module docstring)."""
     try:
-        return make_options(tokenize=name, **settings)
+        return make_options(tokenize=name, floor_above_one=True, **settings)
     except ValueError as error:
         if settings["smooth"] not in SMOOTH_DEFAULTS:
             raise UnknownSmoothingError(str(error)) from error
@@ -251,7 +251,11 @@ class BLEU:
         from .statistics import SegmentStats
 
         options = make_options(
-            max_order=max_ngram_order, smooth=smooth_method, smooth_value=smooth_value, effective_order=effective_order
+            max_order=max_ngram_order,
+            smooth=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=effective_order,
+            floor_above_one=True,
         )
         stats = SegmentStats(
             np.asarray([list(correct)[:max_ngram_order]], dtype=np.int64),

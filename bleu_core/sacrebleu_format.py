@@ -8,7 +8,6 @@ Colours are never printed: sacreBLEU's are stripped too whenever its output is n
 from __future__ import annotations
 
 import json
-import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .options import BleuOptions
-from .resampling import chunked_sums, statistic_columns
+from .resampling import chunked_sums, sacrebleu_scores, scalar_brevity_penalty, scalar_score, statistic_columns
 from .scoring import PERCENT, score_statistics
 from .statistics import SegmentStats
 from .version import __version__
@@ -179,61 +178,35 @@ def score_rows(stats: SegmentStats, options: BleuOptions, add_k: float | None = 
         counts: list[int | float] = list(matches[i])
         sizes: list[int | float] = list(totals[i])
         if options.smooth == "add-k" and any(counts):
-            # sacreBLEU adds k to the counts it reports, for every order above the first.
+            # sacreBLEU adds k to the counts it reports, order by order from the second, and stops after the first
+            # order whose total is then 0 (k = 0 with no n-grams of that order).
             k = options.smooth_amount if add_k is None else add_k
-            counts[1:] = [c + k for c in counts[1:]]
-            sizes[1:] = [t + k for t in sizes[1:]]
+            for n in range(1, order):
+                counts[n] += k
+                sizes[n] += k
+                if sizes[n] == 0:
+                    break
         precisions = [float(p) for p in arrays.precisions[i]]
         sys_len, ref_len = int(stats.hyp_len[i]), int(stats.ref_len[i])
-        bp = _brevity_penalty(sys_len, ref_len)
+        bp = scalar_brevity_penalty(sys_len, ref_len)
         score = float(arrays.score[i])
         if options.uniform_weights:
             used = int(arrays.used_orders[i]) if options.effective_order else order
-            score = _scalar_score(precisions, bp, used) if any(matches[i]) else 0.0
+            score = scalar_score(precisions, bp, used) if any(matches[i]) else 0.0
         rows.append(Score(score, counts, sizes, precisions, bp, sys_len, ref_len))
     return rows
-
-
-def _brevity_penalty(sys_len: int, ref_len: int) -> float:
-    """BP with the C library's exp, as sacreBLEU computes it (NumPy's may differ in the last bit)."""
-    if sys_len >= ref_len:
-        return 1.0
-    return math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-
-
-def _scalar_score(precisions: list[float], bp: float, used: int) -> float:
-    """BP times the geometric mean of the first ``used`` precisions, in sacreBLEU's scalar arithmetic.
-
-    A zero precision counts as log 0 = -9999999999 (sacreBLEU's floor), which makes the score 0.
-    """
-    if used == 0:
-        return 0.0
-    logs = [math.log(p) if p > 0 else -9999999999.0 for p in precisions[:used]]
-    return bp * math.exp(sum(logs) / used)
 
 
 def bootstrap(stats: SegmentStats, options: BleuOptions, n_samples: int, seed: int) -> list[float]:
     """Scores of sacreBLEU's bootstrap resamples (``--confidence``, ``n_bootstrap``), to the last bit.
 
     The same draws as :func:`bleu_core.resampling.bootstrap_scores`; each resample's precisions in float32
-    (sacreBLEU's arithmetic for resamples), its score from them in scalar arithmetic as sacreBLEU does.
+    (sacreBLEU's arithmetic for resamples), its score from them with sacreBLEU's own log and exp.
     """
     rng = np.random.default_rng(seed)
     drawn = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
-    sums = SegmentStats.from_matrix(
-        chunked_sums(drawn, statistic_columns(stats, options.max_order), True), options.max_order
-    )
-    arrays = score_statistics(sums, options, precision=np.float32, scale=PERCENT)
-    scores: list[float] = [float(x) for x in arrays.score]
-    if options.uniform_weights:
-        any_match: list[bool] = [bool(x) for x in np.any(sums.matches[:, : options.max_order] > 0, axis=1).tolist()]
-        used = arrays.used_orders.tolist() if options.effective_order else [options.max_order] * n_samples
-        precisions, hyp, ref = arrays.precisions.tolist(), sums.hyp_len.tolist(), sums.ref_len.tolist()
-        scores = [
-            _scalar_score(precisions[i], _brevity_penalty(hyp[i], ref[i]), used[i]) if any_match[i] else 0.0
-            for i in range(n_samples)
-        ]
-    return scores
+    sums = chunked_sums(drawn, statistic_columns(stats, options.max_order), True)
+    return [float(x) for x in sacrebleu_scores(sums, options, np.float32)]
 
 
 def corpus_score(stats: SegmentStats, options: BleuOptions, add_k: float | None = None) -> Score:

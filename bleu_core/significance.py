@@ -6,9 +6,10 @@ p-value ``(count + 1) / (trials + 1)`` and even sacreBLEU's arithmetic precision
 identical.  This module validates the input and assembles the results; the draws and the scoring of
 every resample at once are in :mod:`bleu_core.resampling`.
 
-Known differences: sacreBLEU treats seed 0 as "no seed" for the systems of a paired test (we
-seed with 0), and in approximate randomization it truncates a fractional add-k value to an
-integer in the shuffled trials but not in the real scores (we add the value everywhere).
+sacreBLEU's own quirks are kept: in approximate randomization it adds add-k's value to int64 arrays, so a
+fractional value counts as its whole part in the shuffled trials (0.5 as 0) but not in the real scores (see
+:func:`bleu_core.resampling.ar_trial_rows`).  Known difference: sacreBLEU treats seed 0 as "no seed" for the
+systems of a paired test (random p-values); we seed with 0.
 """
 
 from __future__ import annotations

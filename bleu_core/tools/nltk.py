@@ -11,9 +11,9 @@ shorter) are bleu_core's shared rules; NLTK deviates from them in two places, st
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
-from fractions import Fraction
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 
@@ -44,6 +44,7 @@ from .checks import (
 from .nltk_smoothing import (
     METHOD_NOTES,
     NLTK_SMOOTHING_METHODS,
+    Fraction,
     Precision,
     SmoothingInput,
     check_smoothing_params,
@@ -96,21 +97,44 @@ IMPLEMENTATIONS = (
 )
 
 
-def weight_vectors(weights: object) -> tuple[list[tuple[float, ...]], list[bool]]:
-    """Weight vectors and whether each is NLTK's default tuple (for ``auto_reweigh``).
+def _real_numbers(value: object, name: str) -> tuple[float, ...]:
+    """A weight vector as NLTK uses it: any real numbers (negative, infinite and NaN included), at least one."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{name} must be a sequence of numbers, one per n-gram order; got {value!r:.60}")
+    if not value:
+        raise ValueError(f"{name} must name at least one n-gram order; got an empty sequence")
+    if not all(isinstance(w, numbers.Real) for w in value):
+        raise TypeError(f"{name} must hold numbers; got {value!r:.60}")
+    return tuple(float(w) for w in value)
 
-    NLTK tries ``weights[0][0]``: if that works, ``weights`` is a list of weight vectors.
+
+#: Whether a weight vector is NLTK's default for ``auto_reweigh``: yes, no, or None for a NumPy array (NLTK's
+#: ``weight == (0.25, 0.25, 0.25, 0.25)`` then has no truth value, and NLTK raises ValueError when it asks).
+Default = bool | None
+
+
+def weight_vectors(weights: object, strict: bool = True) -> tuple[list[tuple[float, ...]], list[Default]]:
+    """Weight vectors and whether each is NLTK's default tuple (for ``auto_reweigh``; see :data:`Default`).
+
+    NLTK tries ``weights[0][0]``: if that works, ``weights`` is a list of weight vectors.  ``strict``: weights
+    must be finite and non-negative (this module's functions); otherwise any real numbers, as NLTK computes.
     """
-    raw = weights.tolist() if isinstance(weights, np.ndarray) else weights
+    raw = list(weights) if isinstance(weights, np.ndarray) and weights.ndim > 0 else weights
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
         raise TypeError(f"weights must be a sequence of numbers or a list of such sequences; got {weights!r:.60}")
     if not raw:
         raise ValueError("weights must name at least one n-gram order; got an empty sequence")
     nested = isinstance(raw[0], (Sequence, np.ndarray)) and not isinstance(raw[0], (str, bytes))
-    vectors = list(raw) if nested else [raw]
-    checked = [check_weight_vector(v, f"weights[{i}]" if nested else "weights") for i, v in enumerate(vectors)]
+    vectors = list(raw) if nested else [weights]
+    names = [f"weights[{i}]" if nested else "weights" for i in range(len(vectors))]
+    check = check_weight_vector if strict else _real_numbers
+    checked = [check(v, name) for v, name in zip(vectors, names, strict=True)]
     # NLTK compares ``weight == (0.25, 0.25, 0.25, 0.25)``: only that tuple (not a list) is "the default".
-    defaults = [isinstance(v, tuple) and v == DEFAULT_WEIGHTS for v in vectors]
+    defaults: list[Default] = [
+        None if isinstance(v, np.ndarray) else bool(isinstance(v, tuple) and v == DEFAULT_WEIGHTS) for v in vectors
+    ]
     return checked, defaults
 
 
@@ -145,14 +169,25 @@ def _floor_note(note: Message, empty_segments: int, segments: int, order: int) -
     return message("tools.note_floor_corpus", note=note, order=order, empty=empty_segments, segments=segments)
 
 
-def _precision_note(method: int, m: int, d: int, p: Precision, epsilon: float) -> Message:
+#: A smoothing method: NLTK's number (0-7), or a caller's own function (NLTK calls it the same way).
+Smoothing = int | Callable[..., Any]
+
+
+def _parameter(value: object) -> str:
+    """A smoothing parameter as the notes print it (``%g`` for floats; any other number as it prints)."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _precision_note(method: Smoothing, m: int, d: int, p: Precision, epsilon: object) -> Message:
     """How NLTK got ``p`` from m/d under ``method``, as a verb phrase."""
-    if float(p) == m / d:  # smoothing left this order as counted
+    if d and float(p) == m / d:  # smoothing left this order as counted
         return plain_note(m, d)
     if method == 0:
         return message("tools.note_float_min", p=number(float(p)))
     if method == 1:
-        return message("tools.note_method1", epsilon=f"{epsilon:g}", total=d, p=number(float(p)))
+        return message("tools.note_method1", epsilon=_parameter(epsilon), total=d, p=number(float(p)))
+    if not isinstance(method, int):
+        return message("tools.note_method", p=number(float(p)), method=repr(method))
     return message("tools.note_method", p=number(float(p)), method=message(METHOD_NOTES[method]))
 
 
@@ -161,8 +196,8 @@ def _orders(
     table: tuple[list[int], list[int]],
     p_n: Sequence[Precision] | None,
     weight: Sequence[float],
-    method: int,
-    epsilon: float,
+    method: Smoothing,
+    epsilon: object,
 ) -> tuple[OrderStep, ...]:
     """One step per order (``table``: :func:`denominators`); ``p_n`` None: NLTK stopped before smoothing
     (no unigram match), the raw fractions are shown."""
@@ -180,20 +215,40 @@ def _orders(
     return tuple(steps)
 
 
+def smoothed_precisions(
+    sums: CorpusSums,
+    last: tuple[Any, Any],
+    method: Smoothing = 0,
+    params: tuple[Any, Any, Any] = (0.1, 5, 5),
+) -> list[Any]:
+    """NLTK's p_n after smoothing: the counted fractions (unreduced, as NLTK's), smoothed once as NLTK does.
+
+    ``last`` is the last segment's (hypothesis, references); ``method`` NLTK's number or the caller's own function,
+    called as NLTK calls it.  Raises :class:`OriginalToolError` where NLTK's method6 fails, and whatever Python
+    raises where NLTK's arithmetic does (a zero k, for instance).
+    """
+    p_n = [Fraction(m, d) for m, d in zip(sums.matches, denominators(sums)[0], strict=True)]
+    if not isinstance(method, int):
+        return list(method(p_n, references=last[1], hypothesis=last[0], hyp_len=sums.candidate_length))
+    return list(smooth(method, p_n, SmoothingInput(last[1], last[0], sums.candidate_length, *params)))
+
+
 def trace_nltk(
     counts: CorpusCounts | CorpusSums,
-    last: tuple[Sequence[str], Sequence[Sequence[str]]],
+    last: tuple[Any, Any],
     weight: tuple[float, ...],
-    method: int = 0,
+    method: Smoothing = 0,
     *,
-    default_weights: bool = False,
+    default_weights: Default = False,
     auto_reweigh: bool = False,
-    params: tuple[float, float, float] = (0.1, 5, 5),
+    params: tuple[Any, Any, Any] = (0.1, 5, 5),
+    smoothed: list[Any] | OriginalToolError | None = None,
 ) -> ToolTrace:
     """NLTK's corpus BLEU for one weight vector, every step kept.
 
     ``counts`` has ``len(weight)`` orders or more (NLTK counts up to the longest weight vector); ``last`` is the
-    last segment's (hypothesis, references), which smoothing reads; ``params`` are (epsilon, alpha, k).
+    last segment's (hypothesis, references), which smoothing reads; ``params`` are (epsilon, alpha, k);
+    ``smoothed``: :func:`smoothed_precisions` (or its failure) when already computed for another weight vector.
     """
     sums = counts if isinstance(counts, CorpusSums) else counts.sums()
     c, r = sums.candidate_length, sums.closest_length  # r: the shared closest rule, which NLTK follows
@@ -203,46 +258,65 @@ def trace_nltk(
     if numerators[0] == 0:
         orders = _orders(sums, table, None, weight, method, epsilon)
         return ToolTrace(orders, c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
-    given = SmoothingInput(numerators, table[0], last[1], last[0], c, *params)
-    try:
-        p_n = smooth(method, given)
-    except OriginalToolError as error:
+    if smoothed is None:
+        try:
+            smoothed = smoothed_precisions(sums, last, method, params)
+        except OriginalToolError as error:
+            smoothed = error
+    if isinstance(smoothed, OriginalToolError):
         orders = _orders(sums, table, None, weight, method, epsilon)
-        rule = message("tools.rule_nltk_fails", error=str(error))
-        return ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=str(error))
-    if auto_reweigh and c < 4 and default_weights:
-        weight = (1 / c,) * c  # NLTK re-weighs only its default tuple, and only for corpora under 4 tokens
-    orders = _orders(sums, table, p_n, weight, method, epsilon)
-    # Orders whose smoothed precision is 0 (method4 with c <= 1) are left out of the sum, as NLTK does.
-    s = math.fsum(o.weight * math.log(o.precision) for o in orders if o.precision > 0)
+        rule = message("tools.rule_nltk_fails", error=str(smoothed))
+        return ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=str(smoothed))
+    if auto_reweigh and c < 4:
+        if default_weights is None:
+            raise ValueError(  # NLTK compares a NumPy array with its default tuple
+                "The truth value of an array with more than one element is ambiguous (NLTK compares a NumPy array "
+                "of weights with (0.25, 0.25, 0.25, 0.25) when auto_reweigh is on); give the weights as a tuple"
+            )
+        if default_weights:
+            weight = (1 / c,) * c  # NLTK re-weighs only its default tuple, and only for corpora under 4 tokens
+    orders = _orders(sums, table, smoothed, weight, method, epsilon)
+    # NLTK zips the weights with the precisions: orders past the weights are left out (not weighted 0, which an
+    # infinite precision would turn into NaN); so are orders whose smoothed precision is not positive.
+    s = math.fsum(o.weight * math.log(o.precision) for o in orders[: len(weight)] if o.precision > 0)
     return ToolTrace(orders, c, r, note, bp, None, bp * math.exp(s))
 
 
 def _nltk_traces(
-    refs: list[list[list[str]]],
-    hyps: list[list[str]],
+    refs: list[list[list[Any]]],
+    hyps: list[list[Any]],
     weights: object,
     smoothing: object,
     auto_reweigh: object,
-    params: tuple[float, float, float],
-    count: Callable[[list[list[str]], list[list[list[str]]], int], CorpusCounts | CorpusSums] = count_corpus,
+    params: tuple[Any, Any, Any],
+    count: Callable[[list[list[Any]], list[list[list[Any]]], int], CorpusCounts | CorpusSums] = count_corpus,
+    strict: bool = True,
 ) -> list[ToolTrace]:
     """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments.
 
-    ``count`` collects the clipped counts (:func:`count_corpus`; a vectorized counter gives the same counts).
+    ``count`` collects the clipped counts (:func:`count_corpus`; a vectorized counter gives the same counts);
+    ``smoothing`` is a method name or number, or (not ``strict``) a caller's own function; ``strict``: the weights
+    must be finite and non-negative (this module's functions); the drop-in takes any, as NLTK does.
     """
-    vectors, defaults = weight_vectors(weights)
-    method = smoothing_method(smoothing)
+    vectors, defaults = weight_vectors(weights, strict)
+    method: Smoothing = smoothing if callable(smoothing) and not strict else smoothing_method(smoothing)
     reweigh = check_flag(auto_reweigh, "auto_reweigh")
-    check_smoothing_params(*params)
     if not hyps:
         raise OriginalToolError("NLTK raises ZeroDivisionError ('Fraction(0, 0)') on an empty corpus")
     counts = count(hyps, refs, max(len(v) for v in vectors))
+    sums = counts if isinstance(counts, CorpusSums) else counts.sums()
     last = (hyps[-1], refs[-1])
+    smoothed: list[Any] | OriginalToolError | None = None
+    if sums.matches[0] != 0:  # NLTK smooths once, after returning 0 without a unigram match
+        try:
+            smoothed = smoothed_precisions(sums, last, method, params)
+        except OriginalToolError as error:
+            smoothed = error
     return [
-        trace_nltk(counts, last, vector, method, default_weights=default, auto_reweigh=reweigh, params=params)
+        trace_nltk(sums, last, vector, method, default_weights=default, auto_reweigh=reweigh, params=params,
+                   smoothed=smoothed)
         for vector, default in zip(vectors, defaults, strict=True)
-    ]
+    ]  # fmt: skip
 
 
 def _scores(traces: list[ToolTrace]) -> float | list[float]:
@@ -308,6 +382,7 @@ def nltk_corpus_bleu(
     and method 6 without a trigram match (AssertionError, or IndexError below 3 orders).
     """
     hyps, refs = check_corpus_tokens(hypotheses, list_of_references, "hypotheses", "list_of_references")
+    check_smoothing_params(epsilon, alpha, k)
     return _scores(_nltk_traces(refs, hyps, weights, smoothing, auto_reweigh, (epsilon, alpha, k)))
 
 
@@ -349,6 +424,7 @@ def nltk_sentence_bleu(
     """NLTK 3.10 ``sentence_bleu``: :func:`nltk_corpus_bleu` of a one-segment corpus (see its quirks)."""
     hyp = check_tokens(hypothesis, "hypothesis")
     refs = check_references(references, "references")
+    check_smoothing_params(epsilon, alpha, k)
     return _scores(_nltk_traces([refs], [hyp], weights, smoothing, auto_reweigh, (epsilon, alpha, k)))
 
 

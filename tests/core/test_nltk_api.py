@@ -143,11 +143,16 @@ def as_floats(values: Any) -> Any:
     return [float(v) for v in values] if isinstance(values, list) else values
 
 
-def test_nltks_own_smoothing_objects_are_accepted_and_custom_callables_refused() -> None:
+def test_nltks_own_smoothing_objects_and_custom_callables_are_used_as_nltk_uses_them() -> None:
     refs, hyp = [["the", "cat", "sat"]], ["the", "cat"]
     method = nltk.SmoothingFunction(epsilon=0.3).method1
     assert ours.sentence_bleu(refs, hyp, smoothing_function=method) == nltk.sentence_bleu(
         refs, hyp, smoothing_function=method
     )
-    with pytest.raises(TypeError, match="SmoothingFunction"):
-        ours.sentence_bleu(refs, hyp, smoothing_function=lambda p_n, **kwargs: p_n)
+
+    def custom(p_n: list[Any], **kwargs: Any) -> list[Any]:
+        return [p if p.numerator else 0.5 / len(kwargs["hypothesis"]) for p in p_n]
+
+    assert ours.sentence_bleu(refs, hyp, smoothing_function=custom) == nltk.sentence_bleu(
+        refs, hyp, smoothing_function=custom
+    )
