@@ -127,4 +127,5 @@ def options(args: argparse.Namespace) -> BleuOptions:
         smooth=args.smooth_method,
         smooth_value=args.smooth_value,
         effective_order=args.effective_order or args.sentence_level,
+        floor_above_one=True,  # sacreBLEU scores -s floor -sv 2 (precisions above 100%); so does its drop-in
     )

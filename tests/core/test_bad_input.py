@@ -276,6 +276,7 @@ CASES: list[Case] = [
         "floor smoothing value above 1",
         {"smooth": "floor", "smooth_value": 3},
         Fails(ValueError, "smooth_value for floor must be between 0 and 1 (default 0.1); got 3"),
+        SAME,  # the command line is sacreBLEU's drop-in: it scores it as sacreBLEU does
     ),
     option_case(
         "tokenizer not a name",

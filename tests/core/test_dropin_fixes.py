@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -375,3 +378,16 @@ def test_fuzz_findings_nltk(call: tuple[Any, ...]) -> None:
         return getattr(module, name)(*args)
 
     assert_same(outcome(lambda: run(nltk)), outcome(lambda: run(nltk_api)))
+
+
+def test_4_command_line_floor_above_one_prints_sacrebleus_bytes(tmp_path: Path) -> None:
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("the dog sat\n", encoding="utf-8")
+    hyp.write_text("the cat sat\n", encoding="utf-8")
+    for fmt in ("text", "json"):
+        args = [str(ref), "-i", str(hyp), "-s", "floor", "-sv", "2", "-f", fmt]
+        theirs = subprocess.run([sys.executable, "-m", "sacrebleu", *args], capture_output=True, text=True)
+        mine = subprocess.run([sys.executable, "-m", "bleu_core", *args], capture_output=True, text=True)
+        assert mine.returncode == theirs.returncode == 0
+        version = r'version(:|": ")[\d.]+'  # the signature's version is ours
+        assert re.sub(version, "", mine.stdout) == re.sub(version, "", theirs.stdout)
