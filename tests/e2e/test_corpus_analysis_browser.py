@@ -49,7 +49,7 @@ def test_follow_an_ngram_edit_a_segment_and_come_back(
     caption = page.get_by_text("segments hold it in the hypothesis or a reference")
     expect(caption).to_be_visible()
     # the system writes don't where the references write don’t: named above the lists
-    expect(page.get_by_text("are written with other characters than the references use")).to_be_visible()
+    expect(page.get_by_text("words or marks are written with other characters than the references use")).to_be_visible()
     shot(page, "ngrams")
     occurrences = page.locator('[data-testid="stDataFrame"]').last
     occurrences.scroll_into_view_if_needed()

@@ -193,7 +193,7 @@ def test_a_3000_word_sentence_gives_a_page_of_reasonable_height(server: str, pag
     candidate = page.get_by_label("Candidate (the system output)")
     candidate.fill(" ".join(words))
     candidate.press("Enter")
-    page.wait_for_function("() => /3,?000 \\/ 3,?000/.test(document.body.innerText)", timeout=60_000)  # c / r
+    page.wait_for_function("() => /3,?000 \\/ 3,?000/.test(document.body.innerText)", timeout=180_000)  # c / r
     settle(page)
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.screenshot(path=str(SCREENSHOTS / "explain-3000-words.png"), full_page=True)
