@@ -81,14 +81,18 @@ def sacrebleu_scores(sums: IntArray, options: BleuOptions, precision: FloatType)
     if not options.uniform_weights or len(stats) == 0:
         return arrays.score
     flat = arrays.precisions.ravel()
-    flat_logs = np.full(flat.shape, LOG_OF_ZERO)
-    positive = np.flatnonzero(flat != 0)
-    flat_logs[positive] = np.fromiter(map(math.log, flat[positive].tolist()), np.float64, positive.size)
+    if flat.all():  # the usual case: no zero precision
+        flat_logs = np.fromiter(map(math.log, flat.tolist()), np.float64, flat.size)
+    else:
+        flat_logs = np.full(flat.shape, LOG_OF_ZERO)
+        positive = np.flatnonzero(flat)
+        flat_logs[positive] = np.fromiter(map(math.log, flat[positive].tolist()), np.float64, positive.size)
     logs: FloatArray = flat_logs.reshape(arrays.precisions.shape)
     used = arrays.used_orders
-    total = np.zeros(len(stats))
-    for n in range(logs.shape[1]):  # sacreBLEU's sum(): order by order
-        total = total + np.where(n < used, logs[:, n], 0.0)
+    every = bool((used == logs.shape[1]).all())
+    total = logs[:, 0].copy()
+    for n in range(1, logs.shape[1]):  # sacreBLEU's sum(): order by order (0 + the first is the first)
+        total += logs[:, n] if every else np.where(n < used, logs[:, n], 0.0)
     mean = total / np.maximum(used, 1)
     exps = np.fromiter(map(math.exp, mean.tolist()), np.float64, mean.size)
     sys_len, ref_len = stats.hyp_len, stats.ref_len

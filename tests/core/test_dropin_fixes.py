@@ -183,11 +183,13 @@ PAIRED_FLAGS = [
     ["--paired-ar", "-parn", "100", "-s", "floor"],
     ["--confidence", "-cin", "20"],
     ["-sl", "-w", "5"],
+    ["-s", "floor", "-sv", "2", "-f", "text"],  # reproducer 4 on the command line
+    ["--paired-bs", "-pbsn", "10", "-s", "floor", "-sv", "2"],
 ]
 
 
-def test_1_2_command_line_paired_tests_print_sacrebleus_bytes(tmp_path: Path) -> None:
-    """Reproducers 1 and 2 through the command line, NumPy's exp and log one ulp off in our command."""
+def test_1_2_4_command_line_prints_sacrebleus_bytes(tmp_path: Path) -> None:
+    """Reproducers 1, 2 and 4 through the command line, NumPy's exp and log one ulp off in our command."""
     from tests.core.test_fuzz_cli import run_batch
 
     cases = []
@@ -198,7 +200,7 @@ def test_1_2_command_line_paired_tests_print_sacrebleus_bytes(tmp_path: Path) ->
             (folder / "R.txt").write_text(refs[0] + "\n")
             for k, hyps in enumerate(systems):
                 (folder / f"S{k}.txt").write_text(hyps[0] + "\n")
-            files = ["S0.txt"] if flags[0] in ("--confidence", "-sl") else ["S0.txt", "S1.txt"]
+            files = ["S0.txt", "S1.txt"] if flags[0].startswith("--paired") else ["S0.txt"]
             (folder / "stdin").write_bytes(b"")
             cases.append({"cwd": str(folder), "args": ["R.txt", "-i", *files, *flags], "env": {},
                           "stdin": str(folder / "stdin")})  # fmt: skip

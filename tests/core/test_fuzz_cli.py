@@ -180,7 +180,7 @@ def make_case(rng: random.Random, folder: Path) -> tuple[list[str], bytes, dict[
         method = rng.choice(("exp", "none", "floor", "add-k"))
         args += ["-s", method]
         if method in ("floor", "add-k") and rng.random() < 0.7:
-            args += ["-sv", rng.choice(("0.1", "0.5", "1", "0", "0.3", "2" if method == "add-k" else "1"))]
+            args += ["-sv", rng.choice(("0.1", "0.5", "1", "0", "0.3", "2", "1.5"))]
     if rng.random() < 0.3:
         args += ["-w", str(rng.randint(0, 4))]
     if rng.random() < 0.1:
