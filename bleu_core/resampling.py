@@ -90,7 +90,7 @@ def sacrebleu_scores(sums: IntArray, options: BleuOptions, precision: FloatType)
     logs: FloatArray = flat_logs.reshape(arrays.precisions.shape)
     used = arrays.used_orders
     every = bool((used == logs.shape[1]).all())
-    total = logs[:, 0].copy()
+    total = logs[:, 0].copy() if every else np.where(used > 0, logs[:, 0], 0.0)
     for n in range(1, logs.shape[1]):  # sacreBLEU's sum(): order by order (0 + the first is the first)
         total += logs[:, n] if every else np.where(n < used, logs[:, n], 0.0)
     mean = total / np.maximum(used, 1)
