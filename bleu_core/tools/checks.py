@@ -52,14 +52,20 @@ def check_corpus_tokens(
     return hyps, refs
 
 
-def check_weight_vector(value: object, name: str) -> tuple[float, ...]:
-    """Finite non-negative numbers, at least one; not normalized."""
+def weight_sequence(value: object, name: str) -> Sequence[object]:
+    """A weight vector's items (a NumPy array as a list): a sequence, not text, with at least one item."""
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise TypeError(f"{name} must be a sequence of numbers, one per n-gram order; got {value!r:.60}")
     if not value:
         raise ValueError(f"{name} must name at least one n-gram order; got an empty sequence")
+    return value
+
+
+def check_weight_vector(value: object, name: str) -> tuple[float, ...]:
+    """Finite non-negative numbers, at least one; not normalized."""
+    value = weight_sequence(value, name)
     out = []
     for n, weight in enumerate(value, start=1):
         if isinstance(weight, bool) or not isinstance(weight, numbers.Real):

@@ -40,6 +40,7 @@ from .checks import (
     check_tokens,
     check_weight_vector,
     segment_references,
+    weight_sequence,
 )
 from .nltk_smoothing import (
     METHOD_NOTES,
@@ -99,15 +100,11 @@ IMPLEMENTATIONS = (
 
 def _real_numbers(value: object, name: str) -> tuple[float, ...]:
     """A weight vector as NLTK uses it: any real numbers (negative, infinite and NaN included), at least one."""
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise TypeError(f"{name} must be a sequence of numbers, one per n-gram order; got {value!r:.60}")
-    if not value:
-        raise ValueError(f"{name} must name at least one n-gram order; got an empty sequence")
-    if not all(isinstance(w, numbers.Real) for w in value):
-        raise TypeError(f"{name} must hold numbers; got {value!r:.60}")
-    return tuple(float(w) for w in value)
+    items = weight_sequence(value, name)
+    reals = [w for w in items if isinstance(w, numbers.Real)]
+    if len(reals) != len(items):
+        raise TypeError(f"{name} must hold numbers; got {items!r:.60}")
+    return tuple(float(w) for w in reals)
 
 
 #: Whether a weight vector is NLTK's default for ``auto_reweigh``: yes, no, or None for a NumPy array (NLTK's
