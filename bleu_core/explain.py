@@ -22,7 +22,7 @@ from .clipping import clip_counts
 from .i18n import Message
 from .limits import LIMITS, Limits
 from .options import SMOOTH_DEFAULTS, BleuOptions, OptionSettings, options_from
-from .scoring import score_statistics
+from .scoring import ScoreArrays, score_statistics
 from .statistics import SegmentStats, closest_reference
 from .tokenizers import tokenize_lines
 
@@ -322,6 +322,32 @@ def _preview(tokens: Sequence[str], keep: int) -> str:
     return " ".join(tokens[:keep]) + (" …" if len(tokens) > keep else "")
 
 
+def _breakdowns(
+    tables: list[tuple[list[NgramRow], list[NgramSpan]]], stats: SegmentStats, arrays: ScoreArrays
+) -> list[OrderBreakdown]:
+    """Each order's clipping table with its counts, smoothing and log term, read off the scored statistics."""
+    orders = []
+    for i, (rows, spans) in enumerate(tables):
+        matches, total = int(stats.matches[0, i]), int(stats.totals[0, i])
+        orders.append(
+            OrderBreakdown(
+                order=i + 1,
+                rows=tuple(rows),
+                spans=tuple(spans),
+                matches=matches,
+                total=total,
+                smoothed_matches=float(arrays.smoothed_matches[0, i]),
+                smoothed_total=float(arrays.smoothed_totals[0, i]),
+                precision=float(arrays.precisions[0, i]),
+                weight=float(arrays.weights[0, i]),
+                log_term=float(arrays.log_terms[0, i]),
+                smoothed=(float(arrays.smoothed_matches[0, i]), float(arrays.smoothed_totals[0, i]))
+                != (float(matches), float(total)),
+            )
+        )
+    return orders
+
+
 def explain(
     candidate: str,
     references: Sequence[str],
@@ -353,25 +379,7 @@ def explain(
             [[sum(row.clipped for row in rows) for rows, _ in tables]], [len(cand_tokens)], [length.reference_lengths]
         )
     arrays = score_statistics(stats, options)
-    orders = []
-    for i, (rows, spans) in enumerate(tables):
-        matches, total = int(stats.matches[0, i]), int(stats.totals[0, i])
-        orders.append(
-            OrderBreakdown(
-                order=i + 1,
-                rows=tuple(rows),
-                spans=tuple(spans),
-                matches=matches,
-                total=total,
-                smoothed_matches=float(arrays.smoothed_matches[0, i]),
-                smoothed_total=float(arrays.smoothed_totals[0, i]),
-                precision=float(arrays.precisions[0, i]),
-                weight=float(arrays.weights[0, i]),
-                log_term=float(arrays.log_terms[0, i]),
-                smoothed=(float(arrays.smoothed_matches[0, i]), float(arrays.smoothed_totals[0, i]))
-                != (float(matches), float(total)),
-            )
-        )
+    orders = _breakdowns(tables, stats, arrays)
     bp = float(arrays.bp[0])
     keep = limits.walkthrough_tokens if cut else None
     shown = ref_tokens[: limits.walkthrough_references] if cut else ref_tokens
