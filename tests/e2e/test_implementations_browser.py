@@ -19,21 +19,31 @@ def wait_for_page(page: Any) -> None:
     page.wait_for_timeout(500)
 
 
-def score_cells(page: Any) -> dict[str, list[str]]:
-    """Rows of the first table (the scores), by implementation name."""
-    rows = page.locator('[data-testid="stTable"]').first.locator("tbody tr")
-    out = {}
-    for i in range(rows.count()):
-        cells = [str(c).strip() for c in rows.nth(i).locator("th, td").all_inner_texts()]
-        out[cells[0]] = cells[1:]
-    return out
+def score_cells(page: Any, names: list[str]) -> dict[str, list[str]]:
+    """Rows of the first table (the scores), by implementation name, once every one of ``names`` is shown.
+
+    On a busy machine the first table read can still be the one of the previous run (or a half-drawn one),
+    so the rows are read again until they name every expected tool, for at most a minute.
+    """
+    out: dict[str, list[str]] = {}
+    for _ in range(120):
+        rows = page.locator('[data-testid="stTable"]').first.locator("tbody tr")
+        out = {}
+        for i in range(rows.count()):
+            cells = [str(c).strip() for c in rows.nth(i).locator("th, td").all_inner_texts()]
+            out[cells[0]] = cells[1:]
+        if set(names) <= set(out):
+            return out
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the scores table never named {sorted(set(names) - set(out))}; it showed {sorted(out)}")
 
 
 def test_example_numbers_corpus_upload_and_hostile_text(server: str, page: Any, tmp_path: Path) -> None:
     page.goto(f"{server}/implementations")
     wait_for_page(page)
-    shown = score_cells(page)
-    for impl, native, unit in compare_implementations(EXAMPLE_CANDIDATE, list(EXAMPLE_REFERENCES)):
+    rows = compare_implementations(EXAMPLE_CANDIDATE, list(EXAMPLE_REFERENCES))
+    shown = score_cells(page, [impl.name for impl, _, _ in rows])
+    for impl, native, unit in rows:
         assert shown[impl.name][:3] == [number(native), impl.scale, number(unit)], impl.key
     body = page.inner_text("body")
     assert "sacreBLEU uses 1/(2·7) = 0.07143 (exp smoothing) and NLTK substitutes 2.2e-308" in body
@@ -67,8 +77,9 @@ def test_example_numbers_corpus_upload_and_hostile_text(server: str, page: Any, 
     upload(page, "References", [str(files[1]), str(files[2])])
     expect(page.get_by_text("Corpus scores")).to_be_visible(timeout=60_000)
     wait_for_page(page)
-    shown = score_cells(page)
-    for impl, native, _ in compare_corpus_implementations(hyps, refs):
+    corpus_rows = compare_corpus_implementations(hyps, refs)
+    shown = score_cells(page, [impl.name_for(True) for impl, _, _ in corpus_rows])
+    for impl, native, _ in corpus_rows:
         if impl.corpus_level:
             assert shown[impl.name_for(True)][0] == number(native), impl.key
         else:  # sentence-only tools: the mean of their sentence scores (checked in test_implementations_page)
