@@ -2,17 +2,22 @@
 
 import streamlit as st
 
-from pages.i18n import language_switch, t
+from pages.shared.i18n import language_switch, t
 
 st.set_page_config(page_title="BLEU Explorer", page_icon="🔵", layout="wide")
 
+#: Each page: its folder under pages/ (also its URL) and its menu icon; Explain opens first.
+PAGES = {
+    "explain": ":material/search:",
+    "corpus": ":material/table_chart:",
+    "compare": ":material/leaderboard:",
+    "implementations": ":material/compare_arrows:",
+    "home": ":material/menu_book:",
+}
 navigation = st.navigation(
     [
-        st.Page("pages/explain.py", title=t("nav.explain"), icon=":material/search:", default=True),
-        st.Page("pages/corpus.py", title=t("nav.corpus"), icon=":material/table_chart:"),
-        st.Page("pages/compare.py", title=t("nav.compare"), icon=":material/leaderboard:"),
-        st.Page("pages/implementations.py", title=t("nav.implementations"), icon=":material/compare_arrows:"),
-        st.Page("pages/home.py", title=t("nav.home"), icon=":material/menu_book:"),
+        st.Page(f"pages/{name}/page.py", url_path=name, title=t(f"nav.{name}"), icon=icon, default=name == "explain")
+        for name, icon in PAGES.items()
     ]
 )
 language_switch()

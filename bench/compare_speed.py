@@ -27,10 +27,11 @@ from pathlib import Path
 from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import make_options, prepare_references, segment_statistics
-from bleu_core.diagnosis import analyze_corpus
-from bleu_core.ngram_lists import characteristic_ngrams
-from bleu_core.ranking import compare_from_stats, rank_systems, ranking_samples
-from pages import compare_report, verdict_views
+from bleu_core.compare.ranking import compare_from_stats, rank_systems, ranking_samples
+from bleu_core.corpus.diagnosis import analyze_corpus
+from bleu_core.corpus.ngram_lists import characteristic_ngrams
+from pages.compare import report as compare_report
+from pages.compare import verdict_views
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIRS = {"en-zh": "zh", "en-ja": "char", "cs-en": "13a"}

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from sacrebleu.metrics.bleu import BLEU
 
+from bleu_core.gaps.waterfall import PIPELINE, corpus_waterfall, corpus_waterfalls, first_differing_segment
 from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations
-from bleu_core.waterfall import PIPELINE, corpus_waterfall, corpus_waterfalls, first_differing_segment
 
 ROOT = Path(__file__).resolve().parent.parent
 

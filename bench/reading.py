@@ -14,7 +14,7 @@ system: on a shared machine other processes stretch wall time, which the JSON ou
 
 1. the command line end to end: ``python -m bleu_core REF -i HYP -b`` against ``python -m sacrebleu REF -i
    HYP -b``, with the peak memory of each process, and both outputs compared;
-2. the reading alone, in this process: :class:`bleu_core.sacrebleu_reading.FileLines` against sacreBLEU's
+2. the reading alone, in this process: :class:`bleu_core.text.sacrebleu_reading.FileLines` against sacreBLEU's
    own loop (``smart_open``, then ``rstrip`` on every line), with a check that both give the same lines.
 
 Targets (issue 31): the command line reads ``cr`` in at most 2 x sacreBLEU's time; ``line-N`` takes time
@@ -92,8 +92,8 @@ def _warm_up(path: Path) -> None:
 
 
 def ours_read(path: Path) -> list[str]:
-    from bleu_core.cli import BLOCK_BYTES, CHUNK_LINES
-    from bleu_core.sacrebleu_reading import FileLines
+    from bleu_core.cli.main import BLOCK_BYTES, CHUNK_LINES
+    from bleu_core.text.sacrebleu_reading import FileLines
 
     source = FileLines(str(path), "utf-8")
     lines: list[str] = []

@@ -28,7 +28,6 @@ import argparse
 import compileall
 import functools
 import gc
-import importlib.util
 import json
 import logging
 import os
@@ -279,8 +278,8 @@ def sacre_sentences(hyps: Sequence[str], refs: Streams, tokenize: str) -> list[f
 
 
 def ours_nltk(hyps: Sequence[str], refs: Streams) -> list[float]:
-    """``bleu_core.tools.nltk.nltk_sentence_bleu`` (method1) on whitespace tokens, per segment, ×100."""
-    from bleu_core.tools.nltk import nltk_sentence_bleu
+    """``bleu_core.tools.nltk_bleu.nltk_sentence_bleu`` (method1) on whitespace tokens, per segment, ×100."""
+    from bleu_core.tools.nltk_bleu import nltk_sentence_bleu
 
     return [
         100.0 * nltk_sentence_bleu([stream[i].split() for stream in refs], hyp.split(), smoothing="method1")
@@ -316,8 +315,8 @@ def _seed() -> int:
 
 
 def ours_paired(systems: dict[str, list[str]], refs: Streams, tokenize: str, test: str, n: int) -> dict[str, Paired]:
-    """``bleu_core.significance.paired_test`` from text, baseline = first system."""
-    from bleu_core.significance import paired_test
+    """``bleu_core.compare.significance.paired_test`` from text, baseline = first system."""
+    from bleu_core.compare.significance import paired_test
 
     results = paired_test(systems, refs, test=test, n_samples=n, tokenize=tokenize, seed=_seed())
 
@@ -614,7 +613,7 @@ def bench_sentences(corpora: list[Corpus], repeat: int) -> list[Row]:
 
 
 def bench_nltk(corpora: list[Corpus], repeat: int) -> list[Row]:
-    """Task 2b: NLTK sentence_bleu (method1, whitespace tokens) vs bleu_core.tools.nltk, 13a pairs only."""
+    """Task 2b: NLTK sentence_bleu (method1, whitespace tokens) vs bleu_core.tools.nltk_bleu, 13a pairs only."""
     rows = []
     for corpus in corpora:
         if corpus.tokenize != "13a":
@@ -882,8 +881,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not corpora:
         print(f"none of the pairs {', '.join(names)} found under {root}: nothing to benchmark.")
         return 0
-    have_significance = importlib.util.find_spec("bleu_core.significance") is not None
-    have_compat = importlib.util.find_spec("bleu_core.compat") is not None
     env = environment()
     print(
         f"bleu_core {env['bleu_core']} vs sacreBLEU {env['sacrebleu']} / NLTK {env['nltk']}; python {env['python']}, "
@@ -895,15 +892,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = bench_corpus(corpora, repeat) if "corpus" in tasks else []
     rows += bench_sentences(corpora, repeat) if "sentences" in tasks else []
     if "nltk" in tasks:
-        rows += bench_nltk(corpora, repeat) if have_compat else []
-        if not have_compat:
-            print("bleu_core.compat not found: NLTK row skipped")
+        rows += bench_nltk(corpora, repeat)
     if "paired" in tasks:
-        paired = load_corpus(root, PAIRED_PAIR) if have_significance else None
+        paired = load_corpus(root, PAIRED_PAIR)
         if paired is not None:
             rows += bench_paired(paired.pick(PAIRED_SYSTEMS), repeat, 200 if quick else 1000, 1000 if quick else 10000)
         else:
-            print("bleu_core.significance or the paired pair not found: paired-test rows skipped")
+            print(f"{PAIRED_PAIR} not found: paired-test rows skipped")
     if "100k" in tasks:
         rows += bench_hundred_k(args.segments or (20_000 if quick else 100_000), repeat)
     if "cli" in tasks:

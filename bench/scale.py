@@ -2,7 +2,7 @@
 
 Two tasks on corpora built by repeating the WMT22 de-en test set (one system, references A and B):
 
-* ``dask``: 1M segments in Parquet (written at bench time, 16 partitions); ``bleu_core.dask.corpus_bleu``
+* ``dask``: 1M segments in Parquet (written at bench time, 16 partitions); ``bleu_core.scale.dask_bleu.corpus_bleu``
   on a ``distributed.LocalCluster`` of 2 worker processes (1 thread each) reading the partitions, against
   in-process ``bleu_core.corpus_bleu`` on the same rows already in memory.  Same result, wall time ratio.
 * ``cli-memory``: the command line (``python -m bleu_core REF1 REF2 -i HYP``) on 100k, 1M and 4M segments:
@@ -144,7 +144,7 @@ def _timed_dask(path: Path) -> tuple[float, float, Any]:
     import dask.dataframe as dd
     from distributed import get_task_stream
 
-    from bleu_core import dask as bleu_dask
+    from bleu_core.scale import dask_bleu as bleu_dask
 
     with get_task_stream() as stream:
         start = time.perf_counter()
@@ -162,13 +162,13 @@ def _timed_dask(path: Path) -> tuple[float, float, Any]:
 def bench_dask(
     folder: Path, segments: int, repeat: int, base: tuple[list[str], list[str], list[str]]
 ) -> dict[str, Any]:
-    """bleu_core.dask.corpus_bleu on a 2-process LocalCluster reading Parquet, against corpus_bleu in process."""
+    """bleu_core.scale.dask_bleu.corpus_bleu on a 2-process LocalCluster reading Parquet, against in-process."""
     import dask.dataframe as dd
     import pandas as pd
     from distributed import Client
 
     import bleu_core
-    from bleu_core import dask as bleu_dask
+    from bleu_core.scale import dask_bleu as bleu_dask
 
     hyps, ref1, ref2 = (repeated(lines, segments) for lines in base)
     path = folder / "corpus.parquet"

@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .api import (
+    from bleu_core.api import (
         BleuResult,
         corpus_bleu,
         corpus_statistics,
@@ -18,10 +18,7 @@ if TYPE_CHECKING:
         sentence_bleu,
         sentence_scores,
     )
-    from .counting import PreparedReferences, prepare_references, segment_statistics
-    from .options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-    from .scoring import ScoreArrays, brevity_penalty, score_statistics
-    from .significance import (
+    from bleu_core.compare.significance import (
         PairedResult,
         bootstrap_ci,
         bootstrap_ci_from_stats,
@@ -29,9 +26,12 @@ if TYPE_CHECKING:
         paired_test_from_stats,
         pairwise_p_values,
     )
-    from .statistics import SegmentStats
-    from .tokenizers import tokenize_line, tokenize_lines
-    from .version import __version__
+    from bleu_core.options import SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
+    from bleu_core.stats.counting import PreparedReferences, prepare_references, segment_statistics
+    from bleu_core.stats.scoring import ScoreArrays, brevity_penalty, score_statistics
+    from bleu_core.stats.segment_stats import SegmentStats
+    from bleu_core.tokenizers import tokenize_line, tokenize_lines
+    from bleu_core.version import __version__
 
 _MODULES = {
     "api": (
@@ -43,8 +43,8 @@ _MODULES = {
         "sentence_scores",
     ),
     "options": ("SMOOTH_DEFAULTS", "TOKENIZERS", "BleuOptions", "make_options"),
-    "scoring": ("ScoreArrays", "brevity_penalty", "score_statistics"),
-    "significance": (
+    "stats.scoring": ("ScoreArrays", "brevity_penalty", "score_statistics"),
+    "compare.significance": (
         "PairedResult",
         "bootstrap_ci",
         "bootstrap_ci_from_stats",
@@ -52,31 +52,32 @@ _MODULES = {
         "paired_test_from_stats",
         "pairwise_p_values",
     ),
-    "counting": ("PreparedReferences", "prepare_references", "segment_statistics"),
-    "statistics": ("SegmentStats",),
+    "stats.counting": ("PreparedReferences", "prepare_references", "segment_statistics"),
+    "stats.segment_stats": ("SegmentStats",),
     "version": ("__version__",),
     "tokenizers": ("tokenize_line", "tokenize_lines"),
 }
 _WHERE = {name: module for module, names in _MODULES.items() for name in names}
-#: Submodules reachable as attributes without their own import (``bleu_core.explain.explain(...)``).
+#: Subpackages and modules reachable as attributes without their own import (``bleu_core.sacrebleu_api``).
 _SUBMODULES = frozenset(
     {
-        *_MODULES,
-        "clipping",
-        "compat",
-        "conventions",
-        "diagnosis",
-        "divergence",
-        "examples",
-        "explain",
-        "lint",
-        "mistakes",
-        "ngram_lists",
+        "api",
+        "cli",
+        "compare",
+        "corpus",
+        "gaps",
+        "i18n",
+        "limits",
         "nltk_api",
+        "options",
         "sacrebleu_api",
-        "reader",
+        "scale",
+        "stats",
+        "teach",
+        "text",
+        "tokenizers",
         "tools",
-        "waterfall",
+        "version",
     }
 )
 
@@ -111,7 +112,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name in _SUBMODULES:  # e.g. bleu_core.explain, bleu_core.significance
+    if name in _SUBMODULES:  # e.g. bleu_core.teach.explain, bleu_core.compare.significance
         return import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:

@@ -1,4 +1,4 @@
-"""``python -m bleu_core`` and the ``bleu-core`` console script: the command line (:mod:`bleu_core.cli`)."""
+"""``python -m bleu_core`` and the ``bleu-core`` console script: the command line (:mod:`bleu_core.cli.main`)."""
 
 import os
 
@@ -9,7 +9,7 @@ def main() -> None:
     # and those busy-wait for a while: on two cores that slowed every run of the command by about a tenth.
     # An explicit setting in the environment wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from .cli import main as run_cli  # imports numpy: after the setting
+    from bleu_core.cli.main import main as run_cli  # imports numpy: after the setting
 
     run_cli()
 

@@ -9,11 +9,11 @@ from typing import Any, Unpack, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from .counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
-from .options import BleuOptions, OptionSettings, options_from
-from .scoring import PERCENT, score_statistics
-from .statistics import SegmentStats
-from .version import __version__
+from bleu_core.options import BleuOptions, OptionSettings, options_from
+from bleu_core.stats.counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
+from bleu_core.stats.scoring import PERCENT, score_statistics
+from bleu_core.stats.segment_stats import SegmentStats
+from bleu_core.version import __version__
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .i18n import Message
+from bleu_core.i18n import Message
 
 
 @dataclass(frozen=True, slots=True)

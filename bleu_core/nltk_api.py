@@ -1,8 +1,8 @@
-"""NLTK 3.10's BLEU API on :mod:`bleu_core.tools.nltk`: ``from bleu_core.nltk_api import corpus_bleu, ...``.
+"""NLTK 3.10's BLEU API on :mod:`bleu_core.tools.nltk_bleu`: ``from bleu_core.nltk_api import corpus_bleu, ...``.
 
 ``sentence_bleu``, ``corpus_bleu`` (one weight tuple or several), ``SmoothingFunction`` (methods 0-7),
 ``modified_precision``, ``closest_ref_length`` and ``brevity_penalty`` take NLTK's arguments and give its
-values bit for bit: the rules live in :mod:`bleu_core.tools.nltk` (one trace per weight vector) and
+values bit for bit: the rules live in :mod:`bleu_core.tools.nltk_bleu` (one trace per weight vector) and
 :mod:`bleu_core.tools.nltk_smoothing` (NLTK's methods, operation for operation on NLTK's own objects); this module
 only translates NLTK's calling conventions and its exceptions.  Tokens may be any hashable values (a str is
 read as a sequence of characters, as NLTK does); weights any real numbers; ``smoothing_function`` one of
@@ -19,14 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from .i18n import message
-from .statistics import closest_ref_length as _closest
-from .token_lists import token_list_statistics
-from .tools.base import CorpusCounts, CorpusSums, OriginalToolError, count_corpus
-from .tools.nltk import DEFAULT_WEIGHTS, _nltk_traces
-from .tools.nltk import brevity_penalty as _brevity_penalty
-from .tools.nltk_smoothing import Fraction, SmoothingInput, smooth
-from .tools.nltk_smoothing import modified_precision as _modified_precision
+from bleu_core.i18n import message
+from bleu_core.stats.segment_stats import closest_ref_length as _closest
+from bleu_core.stats.token_lists import token_list_statistics
+from bleu_core.tools.base import CorpusCounts, CorpusSums, OriginalToolError, count_corpus
+from bleu_core.tools.nltk_bleu import DEFAULT_WEIGHTS, nltk_traces
+from bleu_core.tools.nltk_bleu import brevity_penalty as _brevity_penalty
+from bleu_core.tools.nltk_smoothing import Fraction, SmoothingInput, smooth
+from bleu_core.tools.nltk_smoothing import modified_precision as _modified_precision
 
 __all__ = [
     "Fraction",
@@ -147,7 +147,7 @@ VECTORIZED_SEGMENTS = 64
 
 def _count(hyps: list[list[Hashable]], refs: list[list[list[Hashable]]], max_order: int) -> CorpusCounts | CorpusSums:
     """Clipped counts of every segment, summed: bleu_core's vectorized engine for long corpora
-    (:func:`bleu_core.token_lists.token_list_statistics`), segment by segment for short ones."""
+    (:func:`bleu_core.stats.token_lists.token_list_statistics`), segment by segment for short ones."""
     if len(hyps) < VECTORIZED_SEGMENTS:
         for hyp, references in zip(hyps, refs, strict=True):
             if not hyp:  # NLTK counts the references' words even then: an unhashable one fails (TypeError)
@@ -167,7 +167,7 @@ def corpus_bleu(
     """NLTK's ``corpus_bleu``: a float, or a list of floats for a list of weight tuples (0 without unigram match)."""
     refs, hyps = _corpus(list_of_references, hypotheses)
     method, params = _smoothing(smoothing_function)
-    traces = _native_errors(_nltk_traces, refs, hyps, weights, method, bool(auto_reweigh), params, _count, False)
+    traces = _native_errors(nltk_traces, refs, hyps, weights, method, bool(auto_reweigh), params, _count, False)
     if traces[0].score == 0 and traces[0].rule == message("tools.rule_no_unigram"):
         scores: list[Any] = [0] * len(traces)  # NLTK returns the int 0 here
     else:
@@ -200,7 +200,7 @@ def _order(n: object) -> int:
 def closest_ref_length(references: Iterable[Sequence[Hashable]], hyp_len: Any) -> int:
     """The reference length closest to ``hyp_len``, ties to the shorter (ValueError without references).
 
-    The shared rule (:func:`bleu_core.statistics.closest_ref_length`) for whole-number lengths; any other
+    The shared rule (:func:`bleu_core.stats.segment_stats.closest_ref_length`) for whole-number lengths; any other
     ``hyp_len`` by NLTK's own expression (``min`` by distance, then length)."""
     lengths = [len(reference) for reference in references]
     if not lengths:

@@ -20,10 +20,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .api import MissingReferenceError, check_corpus, sentence_references
-from .counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
-from .options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
-from .sacrebleu_format import (
+from bleu_core.api import MissingReferenceError, check_corpus, sentence_references
+from bleu_core.compare.significance import DEFAULT_SEED
+from bleu_core.options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
+from bleu_core.sacrebleu_format import (
     LANGUAGE_TOKENIZERS,
     Score,
     Signature,
@@ -33,7 +33,7 @@ from .sacrebleu_format import (
     score_rows,
     tokenizer_signature,
 )
-from .significance import DEFAULT_SEED
+from bleu_core.stats.counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
 
 __all__ = ["BLEU", "BLEUScore", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
 
@@ -248,7 +248,7 @@ class BLEU:
         max_ngram_order: int = DEFAULT_MAX_ORDER,
     ) -> Score:
         """BLEU from summed statistics, as sacreBLEU's ``BLEU.compute_bleu``."""
-        from .statistics import SegmentStats
+        from bleu_core.stats.segment_stats import SegmentStats
 
         options = make_options(
             max_order=max_ngram_order,

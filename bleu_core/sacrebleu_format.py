@@ -15,11 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from .options import BleuOptions
-from .resampling import chunked_sums, sacrebleu_scores, scalar_brevity_penalty, scalar_score, statistic_columns
-from .scoring import PERCENT, score_statistics
-from .statistics import SegmentStats
-from .version import __version__
+from bleu_core.compare.resampling import (
+    chunked_sums,
+    sacrebleu_scores,
+    scalar_brevity_penalty,
+    scalar_score,
+    statistic_columns,
+)
+from bleu_core.options import BleuOptions
+from bleu_core.stats.scoring import PERCENT, score_statistics
+from bleu_core.stats.segment_stats import SegmentStats
+from bleu_core.version import __version__
 
 #: Signature keys in sacreBLEU's order (version always last) and their short forms (``-sh``).
 SIGNATURE_KEYS: dict[str, str] = {
@@ -200,7 +206,7 @@ def score_rows(stats: SegmentStats, options: BleuOptions, add_k: float | None = 
 def bootstrap(stats: SegmentStats, options: BleuOptions, n_samples: int, seed: int) -> list[float]:
     """Scores of sacreBLEU's bootstrap resamples (``--confidence``, ``n_bootstrap``), to the last bit.
 
-    The same draws as :func:`bleu_core.resampling.bootstrap_scores`; each resample's precisions in float32
+    The same draws as :func:`bleu_core.compare.resampling.bootstrap_scores`; each resample's precisions in float32
     (sacreBLEU's arithmetic for resamples), its score from them with sacreBLEU's own log and exp.
     """
     rng = np.random.default_rng(seed)

@@ -14,9 +14,9 @@ Modules: :mod:`.joined` (a stream as one array of units, line boundaries as offs
 
 from __future__ import annotations
 
-from .corpus import encode_lines, encode_together, tokenize_each, tokenize_line, tokenize_lines
-from .vocabulary import Encoded, Vocabulary, decode
-from .zh import is_chinese_char
+from bleu_core.tokenizers.corpus import encode_lines, encode_together, tokenize_each, tokenize_line, tokenize_lines
+from bleu_core.tokenizers.vocabulary import Encoded, Vocabulary, decode
+from bleu_core.tokenizers.zh import is_chinese_char
 
 __all__ = [
     "Encoded",

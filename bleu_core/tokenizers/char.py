@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .joined import code_points, whitespace_table
-from .vocabulary import Encoded
+from bleu_core.tokenizers.joined import code_points, whitespace_table
+from bleu_core.tokenizers.vocabulary import Encoded
 
 
 def tokenize_char(lines: Sequence[str]) -> list[list[str]]:

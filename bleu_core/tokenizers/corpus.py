@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .char import encode_char, tokenize_char
-from .joined import Joined, spans, split
-from .none import join_none
-from .sacrebleu_line import tokenize_lines_by_sacrebleu
-from .together import group_streams
-from .tok13a import join_13a
-from .vocabulary import Encoded, Vocabulary, encode_joined, encode_token_lists
-from .zh import join_zh
+from bleu_core.tokenizers.char import encode_char, tokenize_char
+from bleu_core.tokenizers.joined import Joined, spans, split
+from bleu_core.tokenizers.none import join_none
+from bleu_core.tokenizers.sacrebleu_line import tokenize_lines_by_sacrebleu
+from bleu_core.tokenizers.together import group_streams
+from bleu_core.tokenizers.tok13a import join_13a
+from bleu_core.tokenizers.vocabulary import Encoded, Vocabulary, encode_joined, encode_token_lists
+from bleu_core.tokenizers.zh import join_zh
 
 #: The tokenizers run over joined streams; ``char`` has its own; the others are sacreBLEU's, line by line.
 _JOIN: dict[str, Callable[[Sequence[str]], Joined]] = {"13a": join_13a, "zh": join_zh}

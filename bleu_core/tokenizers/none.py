@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .joined import Joined, join
+from bleu_core.tokenizers.joined import Joined, join
 
 
 def join_none(lines: Sequence[str], as_bytes: bool = True) -> Joined:

@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from .joined import IntArray, Joined, Units, padded
+from bleu_core.tokenizers.joined import IntArray, Joined, Units, padded
 
 PUNCTUATION = '{|}~[\\]^_`!"#$%&()*+:;<=>?@/'
 _PERIOD, _COMMA, _DASH, _ZERO, _NINE = (ord(c) for c in ".,-09")

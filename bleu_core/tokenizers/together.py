@@ -18,9 +18,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from ..sorting import radix_argsort, run_changes
-from .joined import IntArray, Spans
-from .vocabulary import Encoded
+from bleu_core.sorting import radix_argsort, run_changes
+from bleu_core.tokenizers.joined import IntArray, Spans
+from bleu_core.tokenizers.vocabulary import Encoded
 
 _NONE = np.zeros(0, dtype=np.int64)
 #: Masks keeping the first k bytes of a little-endian 8-byte word, k = 0..8.

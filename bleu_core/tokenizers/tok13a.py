@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .joined import Joined, join
-from .rules import apply_rules, punctuation_bytes
+from bleu_core.tokenizers.joined import Joined, join
+from bleu_core.tokenizers.rules import apply_rules, punctuation_bytes
 
 #: The entities Tokenizer13a unescapes, in its order.
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))

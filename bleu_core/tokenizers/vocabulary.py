@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .joined import IntArray, Joined, spans
+from bleu_core.tokenizers.joined import IntArray, Joined, spans
 
 #: The ``char`` tokenizer's ids are code points.
 CODE_POINTS = 0x110000

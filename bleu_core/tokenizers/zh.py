@@ -8,8 +8,8 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from .joined import IntArray, Joined, is_space, join
-from .rules import PUNCTUATION, apply_rules
+from bleu_core.tokenizers.joined import IntArray, Joined, is_space, join
+from bleu_core.tokenizers.rules import PUNCTUATION, apply_rules
 
 # sacreBLEU's zh tokenizer pads every "Chinese" character with spaces.  Its test compares one-character
 # strings with the bounds of _UCODE_RANGES; two bounds are written with five hex digits after \u, so they

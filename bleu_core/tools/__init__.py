@@ -4,12 +4,12 @@
 penalty, what a zero precision does, whether weights are normalized, and the scale.  Each module reproduces one
 tool exactly (no import of that tool at run time) as a step-by-step trace, and reads the tool's score off it:
 
-* :mod:`.sacrebleu`: sacreBLEU 2.6 defaults (bleu_core itself);
-* :mod:`.nltk`: NLTK 3.10 ``sentence_bleu``/``corpus_bleu``, smoothing methods 0-7 (:mod:`.nltk_smoothing`);
+* :mod:`.sacrebleu_bleu`: sacreBLEU 2.6 defaults (bleu_core itself);
+* :mod:`.nltk_bleu`: NLTK 3.10 ``sentence_bleu``/``corpus_bleu``, smoothing methods 0-7 (:mod:`.nltk_smoothing`);
 * :mod:`.nltk_legacy`: NLTK 3.2.x, which left zero precisions out;
 * :mod:`.matlab`: MATLAB Text Analytics ``bleuEvaluationScore``;
 * :mod:`.hf_evaluate`: Hugging Face ``evaluate.load("bleu")`` (tensorflow/nmt ``compute_bleu``);
-* :mod:`.torchmetrics`: ``torchmetrics.text.BLEUScore``;
+* :mod:`.torchmetrics_bleu`: ``torchmetrics.text.BLEUScore``;
 * :mod:`.multi_bleu`: Moses ``multi-bleu.perl``;
 * :mod:`.d2l`: the textbook BLEU of "Dive into Deep Learning" (one reference, weights 1/2^n).
 
@@ -22,10 +22,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ..api import check_corpus
-from . import d2l, hf_evaluate, matlab, multi_bleu, nltk, nltk_legacy, sacrebleu, torchmetrics
-from .base import Implementation, ImplementationTrace, OrderStep, OriginalToolError, ToolTrace, number
-from .checks import Streams, check_sentence_input, segment_references
+from bleu_core.api import check_corpus
+from bleu_core.tools import (
+    d2l,
+    hf_evaluate,
+    matlab,
+    multi_bleu,
+    nltk_bleu,
+    nltk_legacy,
+    sacrebleu_bleu,
+    torchmetrics_bleu,
+)
+from bleu_core.tools.base import Implementation, ImplementationTrace, OrderStep, OriginalToolError, ToolTrace, number
+from bleu_core.tools.checks import Streams, check_sentence_input, segment_references
 
 __all__ = [
     "IMPLEMENTATIONS",
@@ -49,13 +58,13 @@ CorpusScorer = Callable[[Implementation, Sequence[str], Streams], float]
 
 # (implementation, its sentence tracer, its corpus scorer or None for sentence-only tools), in display order.
 _TOOLS: tuple[tuple[Implementation, SentenceTracer, CorpusScorer | None], ...] = (
-    (sacrebleu.IMPLEMENTATION, sacrebleu.sentence_trace, sacrebleu.corpus_score),
-    (nltk.IMPLEMENTATIONS[0], nltk.sentence_trace, nltk.corpus_score),
-    (nltk.IMPLEMENTATIONS[1], nltk.sentence_trace, nltk.corpus_score),
+    (sacrebleu_bleu.IMPLEMENTATION, sacrebleu_bleu.sentence_trace, sacrebleu_bleu.corpus_score),
+    (nltk_bleu.IMPLEMENTATIONS[0], nltk_bleu.sentence_trace, nltk_bleu.corpus_score),
+    (nltk_bleu.IMPLEMENTATIONS[1], nltk_bleu.sentence_trace, nltk_bleu.corpus_score),
     (nltk_legacy.IMPLEMENTATION, nltk_legacy.sentence_trace, None),
     (matlab.IMPLEMENTATION, matlab.sentence_trace, None),
     (hf_evaluate.IMPLEMENTATION, hf_evaluate.sentence_trace, hf_evaluate.corpus_score),
-    (torchmetrics.IMPLEMENTATION, torchmetrics.sentence_trace, torchmetrics.corpus_score),
+    (torchmetrics_bleu.IMPLEMENTATION, torchmetrics_bleu.sentence_trace, torchmetrics_bleu.corpus_score),
     (multi_bleu.IMPLEMENTATION, multi_bleu.sentence_trace, multi_bleu.corpus_score),
     (d2l.IMPLEMENTATION, d2l.sentence_trace, None),
 )

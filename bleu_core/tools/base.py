@@ -1,10 +1,11 @@
 """What every re-implemented tool shares: its description record, the trace it returns, and the counts it starts from.
 
 A tool module computes one :class:`ToolTrace` (every intermediate, with a phrase saying how the tool got it) and
-reads its score off that trace.  The counts come from bleu_core's own rules (:func:`count_corpus`): clipped
-matches and n-gram totals from :func:`bleu_core.clipping.clipped_matches`, the closest reference length (ties to
-the shorter) from :func:`bleu_core.statistics.closest_ref_length`.  A tool that deviates (NLTK's denominators of
-at least 1, HF's shortest reference, torchmetrics' tie-break) states the deviation in its own module.
+reads its score off that trace.  The counts come from bleu_core's own rules (:func:`count_corpus`):
+clipped matches and n-gram totals from :func:`bleu_core.stats.clipping.clipped_matches`, the closest reference
+length (ties to the shorter) from :func:`bleu_core.stats.segment_stats.closest_ref_length`.  A tool that deviates
+(NLTK's denominators of at least 1, HF's shortest reference, torchmetrics' tie-break) states the deviation
+in its own module.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..clipping import clipped_matches
-from ..i18n import Message, message
-from ..scoring import brevity_penalty
-from ..statistics import SegmentStats, closest_ref_length
-from ..token_lists import token_list_statistics
+from bleu_core.i18n import Message, message
+from bleu_core.stats.clipping import clipped_matches
+from bleu_core.stats.scoring import brevity_penalty
+from bleu_core.stats.segment_stats import SegmentStats, closest_ref_length
+from bleu_core.stats.token_lists import token_list_statistics
 
 Tokens = Sequence[str]
 
@@ -253,7 +254,7 @@ def count_corpus(candidates: Sequence[Tokens], references: Sequence[Sequence[Tok
     """Clipped matches of orders 1..``max_order`` and lengths of every segment (``references[i]``: segment i's).
 
     Speed trick and its plain version: a corpus of at least :data:`ARRAY_SEGMENTS` segments, each with a
-    reference, is counted by the array engine (:func:`bleu_core.token_lists.token_list_statistics`);
+    reference, is counted by the array engine (:func:`bleu_core.stats.token_lists.token_list_statistics`);
     :func:`plain_count_corpus` clips segment by segment with Counters.  Both give the same counts
     (``tests/core/test_token_lists.py``); the gain is measured by ``bench/corpus_speed.py``'s tools row.
     """
@@ -273,7 +274,7 @@ def count_corpus(candidates: Sequence[Tokens], references: Sequence[Sequence[Tok
 def plain_count_corpus(
     candidates: Sequence[Tokens], references: Sequence[Sequence[Tokens]], max_order: int
 ) -> CorpusCounts:
-    """:func:`count_corpus` segment by segment with :func:`bleu_core.clipping.clipped_matches` (Counters)."""
+    """:func:`count_corpus` segment by segment with :func:`bleu_core.stats.clipping.clipped_matches` (Counters)."""
     orders = range(1, max_order + 1)
     counted = [[clipped_matches(c, refs, n) for n in orders] for c, refs in zip(candidates, references, strict=True)]
     lengths = tuple(tuple(len(ref) for ref in refs) for refs in references)
@@ -327,7 +328,7 @@ def first_zero(orders: Sequence[OrderStep]) -> OrderStep | None:
 
 
 def shared_brevity_penalty(candidate_length: int, reference_length: int) -> float:
-    """bleu_core's BP (:func:`bleu_core.scoring.brevity_penalty`) of one c and r."""
+    """bleu_core's BP (:func:`bleu_core.stats.scoring.brevity_penalty`) of one c and r."""
     return float(brevity_penalty(np.array([candidate_length]), np.array([reference_length]))[0])
 
 

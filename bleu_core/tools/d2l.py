@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..clipping import clipped_matches
-from ..i18n import message
-from .base import FIRST_ONLY, Implementation, ImplementationTrace, OrderStep, ToolTrace, plain_note
+from bleu_core.i18n import message
+from bleu_core.stats.clipping import clipped_matches
+from bleu_core.tools.base import FIRST_ONLY, Implementation, ImplementationTrace, OrderStep, ToolTrace, plain_note
 
 __all__ = ["BOOK_K", "IMPLEMENTATION", "d2l_bleu", "d2l_tokens", "trace_d2l"]
 

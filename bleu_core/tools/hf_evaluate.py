@@ -12,9 +12,9 @@ import math
 from collections.abc import Sequence
 from typing import TypedDict
 
-from ..i18n import Message, message
-from ..tokenizers import tokenize_each, tokenize_line
-from .base import (
+from bleu_core.i18n import Message, message
+from bleu_core.tokenizers import tokenize_each, tokenize_line
+from bleu_core.tools.base import (
     SHORTEST,
     Implementation,
     ImplementationTrace,
@@ -26,7 +26,7 @@ from .base import (
     number,
     unsmoothed_note,
 )
-from .checks import Streams, check_corpus_tokens, check_flag, check_order, segment_references
+from bleu_core.tools.checks import Streams, check_corpus_tokens, check_flag, check_order, segment_references
 
 __all__ = ["IMPLEMENTATION", "HfBleuResult", "hf_evaluate_bleu", "trace_hf_evaluate"]
 
@@ -60,7 +60,7 @@ class HfBleuResult(TypedDict):
 def hf_brevity_penalty(translation_length: int, reference_length: int) -> tuple[float, float]:
     """(ratio, BP) as HF computes them: BP = exp(1 - 1/ratio) for ratio = c/r <= 1.
 
-    Deviation from :func:`bleu_core.scoring.brevity_penalty`: the form exp(1 - 1/ratio) rounds differently from
+    Deviation from :func:`bleu_core.stats.scoring.brevity_penalty`: the form exp(1 - 1/ratio) rounds differently from
     exp(1 - r/c), and ratio and BP are 0 when c or r is 0.
     """
     if reference_length == 0 or translation_length == 0:

@@ -1,7 +1,7 @@
 """MATLAB Text Analytics Toolbox ``bleuEvaluationScore(candidate, references, NgramWeights=w)`` on token lists.
 
 The counts, r (the closest reference length; MathWorks does not document ties, the shorter is assumed) and the
-score are bleu_core's own rules (:func:`bleu_core.scoring.score_statistics` without smoothing, weights
+score are bleu_core's own rules (:func:`bleu_core.stats.scoring.score_statistics` without smoothing, weights
 normalized); MATLAB adds two rules of its own before them: 0 for a candidate with fewer words than weights,
 NaN when candidate and references are all empty.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..i18n import message
-from ..options import BleuOptions, make_options
-from ..scoring import score_statistics
-from .base import (
+from bleu_core.i18n import message
+from bleu_core.options import BleuOptions, make_options
+from bleu_core.stats.scoring import score_statistics
+from bleu_core.tools.base import (
     CLOSEST,
     Implementation,
     ImplementationTrace,
@@ -25,7 +25,7 @@ from .base import (
     length_note,
     unsmoothed_note,
 )
-from .checks import check_references, check_tokens
+from bleu_core.tools.checks import check_references, check_tokens
 
 __all__ = ["IMPLEMENTATION", "matlab_bleu_evaluation_score", "trace_matlab"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..api import check_corpus
-from ..i18n import message
-from .base import (
+from bleu_core.api import check_corpus
+from bleu_core.i18n import message
+from bleu_core.tools.base import (
     CLOSEST,
     Implementation,
     ImplementationTrace,
@@ -26,7 +26,7 @@ from .base import (
     shared_brevity_penalty,
     unsmoothed_note,
 )
-from .checks import Streams, check_flag, segment_references
+from bleu_core.tools.checks import Streams, check_flag, segment_references
 
 __all__ = ["IMPLEMENTATION", "PERL_LOG_ZERO", "multi_bleu_perl", "trace_multi_bleu"]
 

@@ -3,7 +3,7 @@
 s = sum of w_n log p_n over the orders with p_n > 0 only; BLEU = BP * exp(s).  A missing order thus costs
 nothing instead of zeroing the score, which is where the widely copied 2017 tutorial numbers come from.
 Clipping and the closest reference length are the shared rules; NLTK's ``max(1, total)`` denominators and
-its brevity penalty are taken from :mod:`bleu_core.tools.nltk`, where those deviations are stated.
+its brevity penalty are taken from :mod:`bleu_core.tools.nltk_bleu`, where those deviations are stated.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..i18n import message
-from .base import (
+from bleu_core.i18n import message
+from bleu_core.tools.base import (
     CLOSEST,
     Implementation,
     ImplementationTrace,
@@ -23,8 +23,8 @@ from .base import (
     length_note,
     plain_note,
 )
-from .checks import check_references, check_tokens, check_weight_vector
-from .nltk import DEFAULT_WEIGHTS, brevity_penalty, denominators
+from bleu_core.tools.checks import check_references, check_tokens, check_weight_vector
+from bleu_core.tools.nltk_bleu import DEFAULT_WEIGHTS, brevity_penalty, denominators
 
 __all__ = ["IMPLEMENTATION", "nltk_legacy_sentence_bleu", "trace_nltk_legacy"]
 

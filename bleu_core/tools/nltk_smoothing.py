@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..clipping import clipped_matches, ngram_counts
-from .base import OriginalToolError
+from bleu_core.stats.clipping import clipped_matches, ngram_counts
+from bleu_core.tools.base import OriginalToolError
 
 #: NLTK's ``SmoothingFunction`` method names.
 NLTK_SMOOTHING_METHODS: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
@@ -104,7 +104,7 @@ def check_smoothing_params(epsilon: object, alpha: object, k: object) -> None:
 def modified_precision(references: Any, hypothesis: Sequence[Any], n: int) -> Fraction:
     """NLTK's ``modified_precision``: clipped n-gram matches over candidate n-grams (at least 1), unreduced.
 
-    The clipping is :func:`bleu_core.clipping.clipped_matches`; NLTK's own failure is kept: with no references
+    The clipping is :func:`bleu_core.stats.clipping.clipped_matches`; NLTK's own failure is kept: with no references
     it looks the hypothesis' first n-gram up in an empty table (KeyError).
     """
     has_ngrams = len(hypothesis) >= n

@@ -27,12 +27,12 @@ from sacrebleu.metrics import BLEU
 from streamlit.testing.v1 import AppTest
 
 import bleu_core
-from bleu_core import cli
-from bleu_core.explain import explain
+from bleu_core.cli import main as cli
 from bleu_core.options import mecab_available
-from bleu_core.reader import InputFileError, check_line_counts, decode_lines
+from bleu_core.teach.explain import explain
+from bleu_core.text.reader import InputFileError, check_line_counts, decode_lines
 
-EXPLAIN_PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
+EXPLAIN_PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain" / "page.py")
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ folder is absent.  Scores must agree to 1e-9 on the 0-100 scale, paired tests mu
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 from collections.abc import Iterator
@@ -20,8 +19,6 @@ SEGMENTS = 150
 SYSTEMS = 3
 #: One pair per tokenizer: 13a with two references, zh with two, char with one.
 PAIRS = {"de-en": "13a", "en-zh": "zh", "en-ja": "char"}
-HAVE_SIGNIFICANCE = importlib.util.find_spec("bleu_core.significance") is not None
-HAVE_COMPAT = importlib.util.find_spec("bleu_core.compat") is not None
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +87,6 @@ def test_sentence_path_equals_sacrebleu(corpora: list[bench.Corpus]) -> None:
         assert bench.same_scores(ours, theirs)
 
 
-@pytest.mark.skipif(not HAVE_COMPAT, reason="bleu_core.compat is not there yet")
 def test_nltk_path_equals_nltk(corpora: list[bench.Corpus]) -> None:
     corpus = corpora[0]  # the 13a pair: the benchmark compares NLTK there only
     hyps = next(iter(corpus.systems.values()))
@@ -100,7 +96,6 @@ def test_nltk_path_equals_nltk(corpora: list[bench.Corpus]) -> None:
     assert bench.same_scores(ours, theirs)
 
 
-@pytest.mark.skipif(not HAVE_SIGNIFICANCE, reason="bleu_core.significance is not there yet")
 @pytest.mark.parametrize(("test", "n_samples"), [("bs", 200), ("ar", 500)])
 def test_paired_paths_equal_sacrebleu(corpora: list[bench.Corpus], test: str, n_samples: int) -> None:
     corpus = corpora[0]

@@ -10,8 +10,8 @@ import string
 
 import pytest
 
-from bleu_core.examples import PRESETS
 from bleu_core.i18n import catalog, text
+from bleu_core.teach.examples import PRESETS
 
 EN, ZH = catalog("en"), catalog("zh")
 HAN = r"[\u3400-\u9fff]"

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu_core
-from bleu_core import cli as cli_module
-from bleu_core.reader import InputFileError, decode_lines
-from bleu_core.sacrebleu_reading import FieldCountError, stdin_systems
+from bleu_core.cli import main as cli_module
+from bleu_core.text.reader import InputFileError, decode_lines
+from bleu_core.text.sacrebleu_reading import FieldCountError, stdin_systems
 
 HYP = ["The cat sat on the mat.", "A dog barked twice."]
 REF = ["The cat is on the mat.", "The dog barked twice."]

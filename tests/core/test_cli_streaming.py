@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import bleu_core
-from bleu_core import cli
+from bleu_core.cli import main as cli
 
 HYP = ["The cat sat on the mat.", "", "A dog barked twice at the moon", "Ünïcode ✓ text", "x"]
 REF = ["The cat is on the mat.", "nothing", "The dog barked twice.", "Ünïcode text ✓", "x"]

@@ -6,7 +6,7 @@ import math
 import subprocess
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_core
-from bleu_core import compat
 from bleu_core.tools import (
     IMPLEMENTATIONS,
     OriginalToolError,
@@ -27,10 +26,10 @@ from bleu_core.tools.base import FIRST_ONLY
 from bleu_core.tools.hf_evaluate import hf_evaluate_bleu
 from bleu_core.tools.matlab import matlab_bleu_evaluation_score
 from bleu_core.tools.multi_bleu import multi_bleu_perl
-from bleu_core.tools.nltk import nltk_corpus_bleu, nltk_sentence_bleu
+from bleu_core.tools.nltk_bleu import nltk_corpus_bleu, nltk_sentence_bleu
 from bleu_core.tools.nltk_legacy import nltk_legacy_sentence_bleu
-from bleu_core.tools.sacrebleu import sacrebleu_corpus_bleu, sacrebleu_sentence_bleu
-from bleu_core.tools.torchmetrics import torchmetrics_bleu
+from bleu_core.tools.sacrebleu_bleu import sacrebleu_corpus_bleu, sacrebleu_sentence_bleu
+from bleu_core.tools.torchmetrics_bleu import torchmetrics_bleu
 
 
 def words(text: str) -> list[str]:
@@ -514,10 +513,10 @@ def test_compare_corpus_implementations_equals_the_real_tools() -> None:
         compare_corpus_implementations(["a"], [["a", "b"]])
 
 
-def test_compat_does_not_import_the_original_tools() -> None:
+def test_tools_do_not_import_the_original_tools() -> None:
     code = (
-        "import sys; from bleu_core import compat; "
-        "compat.compare_implementations('the cat sat', ['the cat sat down']); "
+        "import sys; from bleu_core import tools; "
+        "tools.compare_implementations('the cat sat', ['the cat sat down']); "
         "print(sorted(m for m in ('nltk', 'sacrebleu', 'torch', 'evaluate') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -560,9 +559,3 @@ REF = [["a", "b"]]
 def test_invalid_input_is_explained(call: Callable[[], object], error: type[Exception], fragment: str) -> None:
     with pytest.raises(error, match=fragment):
         call()
-
-
-def test_public_names() -> None:
-    assert set(compat.__all__) <= set(dir(compat))
-    exported: Sequence[str] = compat.__all__
-    assert "compare_implementations" in exported

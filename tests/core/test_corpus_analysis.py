@@ -15,12 +15,10 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from bleu_core import corpus_bleu, make_options
 from bleu_core.api import corpus_statistics
-from bleu_core.corpus_ngrams import count_ngrams, ngram_segments, tokenize_corpus
-from bleu_core.diagnosis import analyze_corpus
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from bleu_core.ngram_lists import ngram_tallies, tallies_from_counts
-from bleu_core.produced_ngrams import NgramFilter, ngram_stats, produced_lists
-from bleu_core.relative import (
+from bleu_core.corpus.diagnosis import analyze_corpus
+from bleu_core.corpus.ngram_lists import ngram_tallies, tallies_from_counts
+from bleu_core.corpus.produced_ngrams import NgramFilter, ngram_stats, produced_lists
+from bleu_core.corpus.relative import (
     BELOW_OTHERS,
     BELOW_OTHERS_SEVERAL,
     COSTLIEST_EXPECTED,
@@ -30,9 +28,9 @@ from bleu_core.relative import (
     SHORT,
     relative_diagnosis,
 )
-from bleu_core.stopwords import STOPWORDS, guess_language, is_punctuation
-from bleu_core.what_if import replace_segment
-from bleu_core.word_accuracy import (
+from bleu_core.corpus.stopwords import STOPWORDS, guess_language, is_punctuation
+from bleu_core.corpus.what_if import replace_segment
+from bleu_core.corpus.word_accuracy import (
     FREQUENCY_EDGES,
     SCORE_EDGES,
     frequency_buckets,
@@ -41,6 +39,8 @@ from bleu_core.word_accuracy import (
     segment_buckets,
     word_counts,
 )
+from bleu_core.stats.corpus_ngrams import count_ngrams, ngram_segments, tokenize_corpus
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from tests.conftest import Pair, read_plain
 
 OPTIONS = make_options()
@@ -262,7 +262,7 @@ def test_reference_frequency_counts_every_stream() -> None:
 
 
 def test_source_lengths_count_chinese_characters() -> None:
-    from bleu_core.word_accuracy import source_lengths
+    from bleu_core.corpus.word_accuracy import source_lengths
 
     assert source_lengths(["Das ist gut.", "我们今天去公园", ""]).tolist() == [4, 7, 0]
 

@@ -1,4 +1,4 @@
-"""bleu_core.dask on a real two-process LocalCluster: the same bits as in process, for any partitioning."""
+"""bleu_core.scale.dask_bleu on a real two-process LocalCluster: the same bits as in process, for any partitioning."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ import dask.dataframe as dd  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import bleu_core  # noqa: E402
-from bleu_core import cli, cluster, worker_files  # noqa: E402
-from bleu_core import dask as bleu_dask  # noqa: E402
-from bleu_core.records import read_parquet  # noqa: E402
+from bleu_core.cli import main as cli  # noqa: E402
+from bleu_core.scale import cluster, worker_files  # noqa: E402
+from bleu_core.scale import dask_bleu as bleu_dask  # noqa: E402
+from bleu_core.scale.records import read_parquet  # noqa: E402
 from tests.conftest import SKIP_REASON, WMT22, read_plain  # noqa: E402
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")

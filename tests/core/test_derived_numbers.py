@@ -12,11 +12,9 @@ from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import corpus_bleu, make_options
 from bleu_core.api import corpus_statistics
-from bleu_core.corpus_ngrams import count_ngrams, tokenize_corpus
-from bleu_core.diagnosis import analyze_corpus
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from bleu_core.produced_ngrams import ngram_stats
-from bleu_core.relative import (
+from bleu_core.corpus.diagnosis import analyze_corpus
+from bleu_core.corpus.produced_ngrams import ngram_stats
+from bleu_core.corpus.relative import (
     BELOW_OTHERS_SEVERAL,
     DECAY_BREAKS,
     LOWEST_GAP,
@@ -25,7 +23,9 @@ from bleu_core.relative import (
     Finding,
     relative_diagnosis,
 )
-from bleu_core.spelling_twins import bleu_if_spelled_alike, matches_at_stake, spelling_twins
+from bleu_core.corpus.spelling_twins import bleu_if_spelled_alike, matches_at_stake, spelling_twins
+from bleu_core.stats.corpus_ngrams import count_ngrams, tokenize_corpus
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from tests.conftest import Pair, read_plain
 
 OPTIONS = make_options()

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from bleu_core.divergence import compare_traces
-from bleu_core.mistakes import common_mistakes, pretokenize
+from bleu_core.gaps.divergence import compare_traces
+from bleu_core.gaps.mistakes import common_mistakes, pretokenize
 from bleu_core.tools import IMPLEMENTATIONS, compare_implementations, trace_implementation, trace_implementations
 
 # No 3- or 4-gram match; c = 9, reference lengths 11 and 6, so r = 11 (closest) but 6 for HF (shortest).

@@ -11,8 +11,8 @@ import sys
 import pytest
 
 import bleu_core
-from bleu_core import cli
 from bleu_core.api import BleuResult
+from bleu_core.cli import main as cli
 from bleu_core.options import make_options
 
 
@@ -67,7 +67,7 @@ from sacrebleu.significance import PairedTest  # noqa: E402
 
 import bleu_core.nltk_api as nltk_api  # noqa: E402
 import bleu_core.sacrebleu_api as sacrebleu_api  # noqa: E402
-from bleu_core.significance import paired_test  # noqa: E402
+from bleu_core.compare.significance import paired_test  # noqa: E402
 
 
 def outcome(call: Callable[[], Any]) -> Any:
@@ -145,9 +145,9 @@ def test_1_paired_ar_with_fractional_add_k_gives_sacrebleus_p_value(value: float
 @pytest.mark.parametrize("test", ["bs", "ar"])
 @pytest.mark.parametrize("smooth", [("exp", None), ("floor", 0.3), ("add-k", 0.5), ("none", None)])
 def test_2_paired_scores_and_p_values_do_not_depend_on_numpys_exp_and_log(test: str, smooth: tuple[str, Any]) -> None:
+    from bleu_core.compare.resampling import draw, paired_p_value
     from bleu_core.options import make_options
     from bleu_core.progress import ProgressReporter
-    from bleu_core.resampling import draw, paired_p_value
     from bleu_core.sacrebleu_api import BLEU
 
     refs, systems = [PAIRED_2[0]], PAIRED_2[1]

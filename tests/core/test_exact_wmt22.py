@@ -13,7 +13,7 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 import bleu_core
-from bleu_core.counting import stream_statistics
+from bleu_core.stats.counting import stream_statistics
 from tests.conftest import Pair, read_plain, wmt_pairs
 
 TOLERANCE = 1e-9  # on sacreBLEU's 0-100 scale

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bleu_core.examples import PRESETS
-from bleu_core.exercise_checks import (
+from bleu_core.teach.examples import PRESETS
+from bleu_core.teach.exercise_checks import (
     MISTAKES,
     Quantity,
     check_answer,
@@ -17,7 +17,7 @@ from bleu_core.exercise_checks import (
     expected_value,
     mistaken_values,
 )
-from bleu_core.exercises import (
+from bleu_core.teach.exercises import (
     PATTERN,
     TRAPS,
     WORD_CLASSES,
@@ -26,7 +26,7 @@ from bleu_core.exercises import (
     generate_exercise,
     shows_trap,
 )
-from bleu_core.explain import explain, paper_text
+from bleu_core.teach.explain import explain, paper_text
 
 SEEDS = range(40)
 

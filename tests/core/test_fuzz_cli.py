@@ -53,7 +53,7 @@ module, batch, prelude = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
 if module == "sacrebleu":
     import sacrebleu.sacrebleu
 else:
-    import bleu_core.cli
+    import bleu_core.cli.main
 codes = []
 for case in batch:
     sys.stdout.flush(); sys.stderr.flush()

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from bleu_core import cli
+from bleu_core.cli import main as cli
 from tests.conftest import ROOT
 
 ENV = {
@@ -151,7 +151,7 @@ def test_bad_bytes_in_a_fifo_name_the_line_without_reading_it_again(files: Path)
 def test_dask_reads_a_fifo_here(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # With --dask the workers open regular files themselves; a FIFO (read once) is read here and sent as text.
     pytest.importorskip("dask")
-    from bleu_core import cluster
+    from bleu_core.scale import cluster
 
     seen: list[object] = []
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bleu_core.examples import PRESETS
 from bleu_core.i18n import LANGUAGES, Message, catalog, language_or_default, message, placeholders, text
+from bleu_core.teach.examples import PRESETS
 from tests.i18n_check import english_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ KEY_USE = re.compile(r"""\b(?:t|text|message|Message)\(\s*["']([a-z0-9_]+\.[a-z0
 
 def used_keys() -> set[str]:
     keys: set[str] = set()
-    for path in [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "bleu_core").rglob("*.py")]:
+    for path in [ROOT / "app.py", *(ROOT / "pages").rglob("*.py"), *(ROOT / "bleu_core").rglob("*.py")]:
         keys.update(KEY_USE.findall(path.read_text(encoding="utf-8")))
     return keys
 

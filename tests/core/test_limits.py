@@ -18,9 +18,9 @@ import pytest
 from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import SegmentStats, make_options
-from bleu_core.explain import explain
+from bleu_core.compare.ranking import compare_from_stats, ranking_samples
 from bleu_core.limits import LIMITS, LimitExceeded, Limits, check_resamples, resample_cells, resample_scores
-from bleu_core.ranking import compare_from_stats, ranking_samples
+from bleu_core.teach.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,7 +100,7 @@ PEAK = """
 import resource, sys
 import numpy as np
 from bleu_core import make_options
-from bleu_core.ranking import compare_from_stats
+from bleu_core.compare.ranking import compare_from_stats
 sys.path.insert(0, {root!r})
 from tests.core.test_limits import systems
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

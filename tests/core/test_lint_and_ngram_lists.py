@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_core import make_options
-from bleu_core.lint import RULES, LintFinding, LintInput, check_empty_lines, check_line_counts, lint_corpus
-from bleu_core.ngram_lists import characteristic_ngrams, ngram_tallies, plain_characteristic_ngrams
+from bleu_core.corpus.lint import RULES, LintFinding, LintInput, check_empty_lines, check_line_counts, lint_corpus
+from bleu_core.corpus.ngram_lists import characteristic_ngrams, ngram_tallies, plain_characteristic_ngrams
 from tests.conftest import Pair, read_plain
 
 CLEAN = ("hyp.txt", ["The cat sat on the mat.", "It is raining."])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import bleu_core
-from bleu_core.explain import explain
 from bleu_core.options import BleuOptions, make_options
+from bleu_core.teach.explain import explain
 
 HYPS = ["the cat sat on the mat", "a dog barked"]
 REFS = [["the cat sat on a mat", "the dog barked"]]

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from bleu_core.examples import PRESETS, Preset
-from bleu_core.explain import Explanation, explain, paper_text
 from bleu_core.i18n import LANGUAGES, catalog
+from bleu_core.teach.examples import PRESETS, Preset
+from bleu_core.teach.explain import Explanation, explain, paper_text
 
 PRECISION = re.compile(r"\bp(\d) = (\d+/\d+)")
 LIST = re.compile(r"\bp = ((?:\d+/\d+, )+\d+/\d+)")

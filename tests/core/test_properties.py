@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleu_core
-from bleu_core.explain import explain
-from bleu_core.reader import InputFileError, decode_lines
+from bleu_core.teach.explain import explain
+from bleu_core.text.reader import InputFileError, decode_lines
 
 pytestmark = [pytest.mark.properties]
 

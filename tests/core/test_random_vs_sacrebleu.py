@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleu_core
-from bleu_core.counting import prepare_references, segment_statistics, stream_statistics
+from bleu_core.stats.counting import prepare_references, segment_statistics, stream_statistics
 
 # Small vocabularies make matches, repeats and ties likely; odd characters exercise the tokenizers.
 WORDS = ["the", "cat", "a", "mat", "on", "is", "The", "CAT", "3.5", "1,000", "x-y", "2-3", "&amp;", "&quot;"]

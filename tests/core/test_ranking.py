@@ -8,9 +8,7 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.significance import PairedTest
 
 from bleu_core import make_options
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from bleu_core.progress import ProgressReporter
-from bleu_core.ranking import (
+from bleu_core.compare.ranking import (
     compare_from_stats,
     corrected_p_values,
     rank_ranges,
@@ -18,7 +16,9 @@ from bleu_core.ranking import (
     ranking_samples,
     significantly_better,
 )
-from bleu_core.significance import _system_statistics
+from bleu_core.compare.significance import _system_statistics
+from bleu_core.progress import ProgressReporter
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 
 OPTIONS = make_options()
 REFS = [list(stream) for stream in DEMO_REFERENCES]

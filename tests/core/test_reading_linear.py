@@ -3,8 +3,8 @@
 The shapes that were slow: carriage returns (the warning's regex ``\\r[^\\S\\n]*\\S`` backtracked over every
 run of them: 5k / 10k / 20k / 40k took 0.15 / 0.63 / 2.6 / 10.3 s, 1 MB hours), one long line without a line
 feed (each block was appended to the unfinished line: quadratic), and many tiny lines.  The paths: the command
-line's files (:class:`bleu_core.sacrebleu_reading.FileLines` behind ``cli._Source``), its standard input
-(:func:`bleu_core.sacrebleu_reading.stdin_systems`), and uploads and the API (:mod:`bleu_core.reader`).
+line's files (:class:`bleu_core.text.sacrebleu_reading.FileLines` behind ``cli._Source``), its standard input
+(:func:`bleu_core.text.sacrebleu_reading.stdin_systems`), and uploads and the API (:mod:`bleu_core.text.reader`).
 
 Times are CPU seconds (this process's, or a child's user + system), the fastest of a few runs, compared as
 ratios with slack: the machine may be shared, and CPU time is what load stretches least.
@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from bleu_core import cli, reader
-from bleu_core.sacrebleu_reading import stdin_systems
+from bleu_core.cli import main as cli
+from bleu_core.text import reader
+from bleu_core.text.sacrebleu_reading import stdin_systems
 from tests.conftest import ROOT
 
 MB = 1 << 20
@@ -137,7 +138,7 @@ def _one_line_cli_times(tmp_path: Path, sizes: Sequence[int], repeat: int, block
     ref = tmp_path / "ref.txt"
     ref.write_bytes(b"x\n")
     setting = f"cli.BLOCK_BYTES = {block}; " if block else ""
-    command = [sys.executable, "-c", f"import sys; from bleu_core import cli; {setting}sys.exit(cli.run())"]
+    command = [sys.executable, "-c", f"import sys; from bleu_core.cli import main as cli; {setting}sys.exit(cli.run())"]
     start = min(child_cpu([*command, str(ref), "-i", str(ref), "-b"], 60) for _ in range(3))
     times = []
     for size in sizes:

@@ -11,8 +11,8 @@ pa = pytest.importorskip("pyarrow", reason="pyarrow (the dask extra) is not inst
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow (the dask extra) is not installed")
 
 import bleu_core  # noqa: E402
-from bleu_core import records  # noqa: E402
-from bleu_core.records import StatisticsRecord, merge_n_refs  # noqa: E402
+from bleu_core.scale import records  # noqa: E402
+from bleu_core.scale.records import StatisticsRecord, merge_n_refs  # noqa: E402
 
 HYPS = ["the cat sat on the mat", "", "a dog barked twice", "x y z w"]
 REFS: list[list[str | None]] = [

@@ -17,8 +17,8 @@ from sacrebleu.metrics import BLEU
 
 from bleu_core import make_options
 from bleu_core.options import BleuOptions
-from bleu_core.scoring import PERCENT, score_statistics
-from bleu_core.statistics import SegmentStats
+from bleu_core.stats.scoring import PERCENT, score_statistics
+from bleu_core.stats.segment_stats import SegmentStats
 
 SMOOTHING = [("none", None), ("floor", None), ("floor", 0.3), ("add-k", None), ("add-k", 2.0), ("exp", None)]
 #: A few units in the last place of a float64 (see the module docstring).

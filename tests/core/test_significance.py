@@ -12,7 +12,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, Result
 
 import bleu_core
-from bleu_core.significance import (
+from bleu_core.compare.significance import (
     PairedResult,
     bootstrap_ci,
     bootstrap_ci_from_stats,
@@ -286,7 +286,7 @@ def test_statistics_entry_points_reject_bad_input() -> None:
 def test_resampled_sums_are_exact_in_float32_and_float64(scale: int) -> None:
     # Small statistics take the float32 product, large ones (sums that could reach 2^24) float64; both
     # must equal integer arithmetic exactly.
-    from bleu_core.resampling import chunked_sums
+    from bleu_core.compare.resampling import chunked_sums
 
     rng = np.random.default_rng(7)
     n_segments = 300

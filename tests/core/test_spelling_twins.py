@@ -6,9 +6,9 @@ from __future__ import annotations
 import sacrebleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from bleu_core.corpus_ngrams import count_ngrams, tokenize_corpus
-from bleu_core.produced_ngrams import ngram_stats
-from bleu_core.spelling_twins import Twin, fold, matches_at_stake, spelling_twins
+from bleu_core.corpus.produced_ngrams import ngram_stats
+from bleu_core.corpus.spelling_twins import Twin, fold, matches_at_stake, spelling_twins
+from bleu_core.stats.corpus_ngrams import count_ngrams, tokenize_corpus
 from tests.conftest import Pair, read_plain
 
 

@@ -8,7 +8,7 @@ import pytest
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from bleu_core import sentence_bleu
-from bleu_core.explain import explain
+from bleu_core.teach.explain import explain
 
 CAT_REFS = ["the cat is on the mat", "there is a cat on the mat"]
 PAPINENI_REFS = [
@@ -117,7 +117,7 @@ def test_matlab_fast_brown_fox_summary() -> None:
 def test_nltk_smoothing_table_equals_real_nltk() -> None:
     from nltk.translate.bleu_score import SmoothingFunction
 
-    from bleu_core.tools.nltk import nltk_smoothing_scores
+    from bleu_core.tools.nltk_bleu import nltk_smoothing_scores
 
     trace = explain("the cat the cat on the mat", CAT_REFS, **TEXTBOOK)  # type: ignore[arg-type]
     scores = nltk_smoothing_scores(trace)

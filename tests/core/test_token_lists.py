@@ -10,10 +10,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bleu_core.statistics import SegmentStats
-from bleu_core.token_lists import plain_token_list_statistics, token_list_statistics
+from bleu_core.stats.segment_stats import SegmentStats
+from bleu_core.stats.token_lists import token_list_statistics
 from bleu_core.tools.base import count_corpus, plain_count_corpus
 from tests.conftest import Pair, read_plain
+
+
+def plain_token_list_statistics(hyps: Any, refs: Any, max_order: int) -> SegmentStats:
+    """The plain version of :func:`token_list_statistics`: segment by segment, a Counter per order."""
+    return plain_count_corpus(hyps, refs, max_order).statistics()
 
 
 def assert_same(mine: SegmentStats, plain: SegmentStats) -> None:

@@ -1,4 +1,4 @@
-"""The tools package: one trace per tool, the score read off it, failures and corpus traces, the compat shim."""
+"""The tools package: one trace per tool, the score read off it, failures and corpus traces."""
 
 from __future__ import annotations
 
@@ -6,21 +6,12 @@ import math
 
 import pytest
 
-from bleu_core import compat, tools
 from bleu_core.tools import OriginalToolError, trace_implementation
 from bleu_core.tools.base import count_corpus
 from bleu_core.tools.hf_evaluate import hf_evaluate_bleu, trace_hf_evaluate
 from bleu_core.tools.multi_bleu import multi_bleu_perl, trace_multi_bleu
-from bleu_core.tools.nltk import DEFAULT_WEIGHTS, nltk_corpus_bleu, trace_nltk
-from bleu_core.tools.torchmetrics import torchmetrics_bleu, trace_torchmetrics
-
-
-def test_compat_only_re_exports_the_tools() -> None:
-    # compat holds no rules of its own: every name it exports is the tools package's object.
-    homes = [tools, tools.nltk, tools.nltk_legacy, tools.matlab, tools.hf_evaluate, tools.torchmetrics]
-    homes += [tools.multi_bleu, tools.sacrebleu]
-    for name in compat.__all__:
-        assert any(getattr(home, name, None) is getattr(compat, name) for home in homes), name
+from bleu_core.tools.nltk_bleu import DEFAULT_WEIGHTS, nltk_corpus_bleu, trace_nltk
+from bleu_core.tools.torchmetrics_bleu import torchmetrics_bleu, trace_torchmetrics
 
 
 def test_corpus_trace_is_the_corpus_score() -> None:

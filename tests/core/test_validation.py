@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import bleu_core
-from bleu_core.explain import explain
+from bleu_core.teach.explain import explain
 
 HYPS = ["the cat sat", "a dog"]
 REFS = [["the cat sat down", "a dog barked"]]

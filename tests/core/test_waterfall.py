@@ -16,10 +16,10 @@ import warnings
 import pytest
 from nltk.translate import bleu_score as nltk_bleu
 
-from bleu_core.conventions import TOOL_CONVENTIONS, Conventions, Corpus, conventions_of, score_conventions
+from bleu_core.gaps.conventions import TOOL_CONVENTIONS, Conventions, Corpus, conventions_of, score_conventions
+from bleu_core.gaps.waterfall import PIPELINE, RULES_FIRST, corpus_waterfall, first_differing_segment, waterfall
 from bleu_core.tools import IMPLEMENTATIONS, trace_implementation
 from bleu_core.tools.d2l import d2l_bleu
-from bleu_core.waterfall import PIPELINE, RULES_FIRST, corpus_waterfall, first_differing_segment, waterfall
 from tests.conftest import Pair, read_plain
 
 KEYS = list(IMPLEMENTATIONS)
@@ -200,8 +200,8 @@ def test_reported_fields_are_the_tools_own() -> None:
 
     import sacrebleu
 
+    from bleu_core.gaps.fields import reported_fields
     from bleu_core.tokenizers import tokenize_line
-    from bleu_core.tools.fields import reported_fields
     from bleu_core.tools.hf_evaluate import hf_evaluate_bleu
 
     candidate = "the bakery sold the well-known rye bread by noon"
@@ -228,7 +228,7 @@ def test_reported_fields_are_the_tools_own() -> None:
 
 
 def test_divergence_names_the_single_reference_and_the_missing_orders() -> None:
-    from bleu_core.divergence import compare_traces
+    from bleu_core.gaps.divergence import compare_traces
 
     references = ["the cat sat", "a dog sat here"]
     result = compare_traces(

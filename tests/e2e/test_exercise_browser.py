@@ -10,9 +10,9 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from bleu_core.exercise_checks import exercise_steps, expected_value, mistaken_values
-from bleu_core.exercises import generate_exercise
 from bleu_core.i18n import text
+from bleu_core.teach.exercise_checks import exercise_steps, expected_value, mistaken_values
+from bleu_core.teach.exercises import generate_exercise
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_hostile_and_load import settle
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from bleu_core.explain import explain
+from bleu_core.teach.explain import explain
 from tests.e2e.conftest import IDLE
 
 

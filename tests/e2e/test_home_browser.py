@@ -7,7 +7,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from bleu_core import sentence_bleu
-from bleu_core.examples import DEFAULT_PRESET
+from bleu_core.teach.examples import DEFAULT_PRESET
 from tests.e2e.test_hostile_and_load import settle
 
 

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import pytest
 
-from bleu_core.explain import explain
+from bleu_core.teach.explain import explain
 from tests.e2e.conftest import IDLE, ROOT, SCREENSHOTS
 
 WMT22 = ROOT.parent / "shared" / "data" / "wmt22" / "de-en"

@@ -9,7 +9,7 @@ from typing import Any
 import sacrebleu
 from playwright.sync_api import expect
 
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from tests.e2e.conftest import IDLE
 from tests.e2e.test_explain_browser import expect_metric, wait_for_app
 

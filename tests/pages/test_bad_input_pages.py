@@ -12,13 +12,13 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 import bleu_core
-from bleu_core.reader import InputFileError, decode_lines
+from bleu_core.text.reader import InputFileError, decode_lines
 from tests.core.test_bad_input import CLEAN_HYP, CLEAN_REF, FILE_CASES, FileCase, case_id, utf8
 from tests.pages.test_corpus_page import plain
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = str(ROOT / "pages" / "corpus.py")
-COMPARE = str(ROOT / "pages" / "compare.py")
+CORPUS = str(ROOT / "pages" / "corpus" / "page.py")
+COMPARE = str(ROOT / "pages" / "compare" / "page.py")
 CLEAN = bleu_core.corpus_bleu(CLEAN_HYP, [CLEAN_REF])
 
 

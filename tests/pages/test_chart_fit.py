@@ -13,17 +13,22 @@ from typing import Any
 import pytest
 
 from bleu_core import make_options
-from bleu_core.diagnosis import analyze_corpus, length_buckets
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from bleu_core.explain import explain
+from bleu_core.compare.ranking import compare_from_stats, rank_systems
+from bleu_core.compare.significance import _system_statistics
+from bleu_core.corpus.diagnosis import analyze_corpus, length_buckets
+from bleu_core.gaps.waterfall import waterfall
 from bleu_core.i18n import text
 from bleu_core.progress import ProgressReporter
-from bleu_core.ranking import compare_from_stats, rank_systems
-from bleu_core.significance import _system_statistics
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.teach.explain import explain
 from bleu_core.tools import trace_implementations
-from bleu_core.waterfall import waterfall
-from pages import compare_report, compare_views, corpus_views, implementations_views, verdict_views, views
-from pages.views import TITLE_CHARS, title_lines
+from pages.compare import report as compare_report
+from pages.compare import verdict_views
+from pages.compare import views as compare_views
+from pages.corpus import views as corpus_views
+from pages.implementations import views as implementations_views
+from pages.shared import views
+from pages.shared.views import TITLE_CHARS, title_lines
 
 LANGUAGES = ("en", "zh")
 DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]

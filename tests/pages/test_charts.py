@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
-from bleu_core.examples import DEFAULT_PRESET
-from bleu_core.explain import explain
-from pages import charts, views
+from bleu_core.teach.examples import DEFAULT_PRESET
+from bleu_core.teach.explain import explain
+from pages.shared import charts, views
 
 calls: list[int] = []
 

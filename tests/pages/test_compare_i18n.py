@@ -10,18 +10,19 @@ import pytest
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
-import pages.i18n
+import pages.shared.i18n
 from bleu_core import make_options
-from bleu_core.diagnosis import analyze_corpus
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.compare.ranking import compare_from_stats, rank_systems
+from bleu_core.compare.significance import _system_statistics
+from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.i18n import catalog
 from bleu_core.progress import ProgressReporter
-from bleu_core.ranking import compare_from_stats, rank_systems
-from bleu_core.significance import _system_statistics
-from pages import compare_report, verdict_views
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from pages.compare import report as compare_report
+from pages.compare import verdict_views
 from tests.i18n_check import rendered_labels, untranslated
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare" / "page.py")
 #: User data on the page: the demo systems' names.
 SYSTEM_NAMES = tuple(DEMO_SYSTEMS)
 DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]
@@ -36,8 +37,8 @@ def page(language: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     in English and no longer match their options.  Outside the script run the test answers with ``language``;
     inside it the page reads the language from the link as it does for a user.
     """
-    real = pages.i18n.language
-    monkeypatch.setattr(pages.i18n, "language", lambda: real() if get_script_run_ctx() else language)
+    real = pages.shared.i18n.language
+    monkeypatch.setattr(pages.shared.i18n, "language", lambda: real() if get_script_run_ctx() else language)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["lang"] = language
     return at.run()

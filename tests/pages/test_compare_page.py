@@ -19,17 +19,18 @@ from sacrebleu.significance import PairedTest, Result
 from streamlit.testing.v1 import AppTest
 
 from bleu_core import SegmentStats, make_options, pairwise_p_values
-from bleu_core.diagnosis import analyze_corpus
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.compare.ranking import compare_from_stats, rank_systems
+from bleu_core.compare.significance import _system_statistics
+from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.progress import ProgressReporter
-from bleu_core.ranking import compare_from_stats, rank_systems
-from bleu_core.significance import _system_statistics
-from pages import compare_report, verdict_views
-from pages.compare_views import short_names
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from pages.compare import report as compare_report
+from pages.compare import verdict_views
+from pages.compare.views import short_names
 from tests.conftest import Pair
 from tests.pages.test_corpus_page import plain
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare" / "page.py")
 DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]
 
 

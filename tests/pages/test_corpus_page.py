@@ -12,10 +12,10 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from bleu_core import corpus_bleu
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from tests.conftest import Pair
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "corpus.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "corpus" / "page.py")
 DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]
 
 

@@ -14,15 +14,16 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bleu_core.api import corpus_statistics
-from bleu_core.diagnosis import analyze_corpus
-from bleu_core.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.i18n import LANGUAGES, Message
 from bleu_core.limits import LIMITS
 from bleu_core.options import make_options
-from pages import compare_views, implementations_views
-from pages.explain_link import OWN, parse_link, resolve
-from pages.state import MAX_ORDER_LIMIT, link_length, parse_implementations_query
-from pages.views import WORD_JOINER, csv_safe, echo, frame_csv, md_escape
+from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
+from pages.compare import views as compare_views
+from pages.explain.link import OWN, parse_link, resolve
+from pages.implementations import views as implementations_views
+from pages.shared.state import MAX_ORDER_LIMIT, link_length, parse_implementations_query
+from pages.shared.views import WORD_JOINER, csv_safe, echo, frame_csv, md_escape
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Punctuation that CommonMark, GFM, remark-math ($) or Streamlit's directives (:red[…]) can give a meaning.
@@ -97,15 +98,20 @@ def test_md_escape_cases(text: str, escaped: str) -> None:
     assert md_escape(text) == escaped
 
 
+DEFINITION = r"^def (md_\w+|\w*escape\w*)\("
+
+
 def test_one_markdown_escape_for_every_page() -> None:
-    """No page module defines its own Markdown escape: ``md_escape`` in pages/views.py is the only one."""
+    """No page module defines its own Markdown escape: ``md_escape`` in pages/shared/views.py is the only one."""
     assert not hasattr(implementations_views, "md_text")
     definitions = {
-        path.name: re.findall(r"^def (md_\w+|\w*escape\w*)\(", path.read_text(encoding="utf-8"), re.M)
-        for path in sorted((ROOT / "pages").glob("*.py"))
+        path.relative_to(ROOT).as_posix(): re.findall(
+            r"^def (md_\w+|\w*escape\w*)\(", path.read_text(encoding="utf-8"), re.M
+        )
+        for path in sorted((ROOT / "pages").rglob("*.py"))
     }
     markdown = {name: found for name, found in definitions.items() if any("md" in f for f in found)}
-    assert markdown == {"views.py": ["md_escape"]}
+    assert markdown == {"pages/shared/views.py": ["md_escape"]}
 
 
 # --- the echo of a rejected value --------------------------------------------------------------------------------

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.examples import PRESETS, Preset
-from bleu_core.exercise_checks import MISTAKES, Quantity, exercise_steps, expected_value, mistaken_values
-from bleu_core.exercises import exercise_from_preset, generate_exercise
-from bleu_core.explain import Explanation
 from bleu_core.i18n import catalog, text
-from pages.exercise import SEED_CEILING
+from bleu_core.teach.examples import PRESETS, Preset
+from bleu_core.teach.exercise_checks import MISTAKES, Quantity, exercise_steps, expected_value, mistaken_values
+from bleu_core.teach.exercises import exercise_from_preset, generate_exercise
+from bleu_core.teach.explain import Explanation
+from pages.explain.exercise import SEED_CEILING
 from tests.i18n_check import rendered_labels, untranslated
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain" / "page.py")
 
 
 def page(**query: str | list[str]) -> AppTest:

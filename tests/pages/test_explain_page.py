@@ -9,14 +9,15 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.examples import PRESET_BY_KEY, PRESETS, Preset
-from bleu_core.explain import Explanation, explain, paper_text
-from pages import present, views
-from pages.explain_link import build_link, preset_values
+from bleu_core.teach.examples import PRESET_BY_KEY, PRESETS, Preset
+from bleu_core.teach.explain import Explanation, explain, paper_text
+from pages.explain import present
+from pages.explain.link import build_link, preset_values
+from pages.shared import views
 from tests.i18n_check import rendered_labels, untranslated
 from tests.pages.test_present_real import shown_tables
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain" / "page.py")
 
 
 def page(query: dict[str, str | list[str]] | None = None) -> AppTest:

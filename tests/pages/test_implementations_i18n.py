@@ -10,14 +10,14 @@ import pytest
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
-import pages.i18n
+import pages.shared.i18n
+from bleu_core.gaps.mistakes import MistakeCheck, common_mistakes
 from bleu_core.i18n import catalog
-from bleu_core.mistakes import MistakeCheck, common_mistakes
-from pages import state as S
-from pages.implementations_views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
+from pages.implementations.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
+from pages.shared import state as S
 from tests.i18n_check import rendered_labels, untranslated
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations" / "page.py")
 RAW_KEY = re.compile(r"\b[a-z_]+\.[a-z0-9_\-]+\b")
 HOSTILE = "The cat sat on the mat."
 #: User data on the page: the words of the example and of the texts typed below, and the uploaded file names.
@@ -28,16 +28,16 @@ USER_WORDS = (
     "hyp",
     "ref",
 )
-#: Until the write-up mistakes carry catalog messages (bleu_core/mistakes.py belongs to the Explain page's work), the
-#: mistakes section is English in every language; the check skips it only while that is so.
+#: Until the write-up mistakes carry catalog messages (bleu_core/gaps/mistakes.py belongs to the Explain
+#: page's work), the mistakes section is English in every language; the check skips it only while that is so.
 MISTAKES_TRANSLATED = hasattr(MistakeCheck, "title")
 
 
 def page(language: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     """The page in ``language`` (the language is fixed for widgets' ``format_func``, which AppTest calls outside
     the script run)."""
-    real = pages.i18n.language
-    monkeypatch.setattr(pages.i18n, "language", lambda: real() if get_script_run_ctx() else language)
+    real = pages.shared.i18n.language
+    monkeypatch.setattr(pages.shared.i18n, "language", lambda: real() if get_script_run_ctx() else language)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["lang"] = language
     return at.run()

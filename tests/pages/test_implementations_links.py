@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from bleu_core.gaps.waterfall import RULES_FIRST, corpus_waterfall, waterfall
 from bleu_core.tools import IMPLEMENTATIONS, number, trace_implementation
-from bleu_core.waterfall import RULES_FIRST, corpus_waterfall, waterfall
-from pages import state as S
+from pages.shared import state as S
 from tests.pages.test_implementations_page import PAGE, table, upload
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pages import views
+from pages.shared import views
 
 
 def test_signed_changes_never_show_minus_zero() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from itertools import combinations
 
-from bleu_core.ranking import SystemRank, corrected_p_values, rank_ranges, significantly_better
-from pages import verdict_views
-from pages.compare_report import nice_ticks
+from bleu_core.compare.ranking import SystemRank, corrected_p_values, rank_ranges, significantly_better
+from pages.compare import verdict_views
+from pages.compare.report import nice_ticks
 
 
 def domains(node: object) -> list[object]:

@@ -1,0 +1,319 @@
+"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``.
+
+Arguments and dispatch live here; the printed forms are in :mod:`.cli_report` and :mod:`.sacrebleu_format`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+from collections.abc import Iterator, Sequence
+from typing import cast
+
+from bleu_core.cli import report as cli_report
+from bleu_core.cli import settings
+from bleu_core.cli.settings import FORMATS, SACREBLEU_TOKENIZERS
+from bleu_core.options import SMOOTH_DEFAULTS, BleuOptions
+from bleu_core.sacrebleu_format import tokenizer_signature
+from bleu_core.stats.counting import CHUNK_SEGMENTS, score_chunk
+from bleu_core.stats.segment_stats import SegmentStats, StatisticsSink
+from bleu_core.text.reader import InputFileError, check_line_counts
+from bleu_core.text.sacrebleu_reading import (
+    FieldCountError,
+    FileLines,
+    split_references,
+    stdin_systems,
+    test_set_references,
+)
+from bleu_core.version import __version__
+
+#: Lines read from every file at a time: memory grows with this, not with the files.
+CHUNK_LINES = CHUNK_SEGMENTS
+#: Bytes read at a time; whole blocks are decoded and split into lines (faster than reading line by line).
+BLOCK_BYTES = 1 << 20
+#: Lines per task with ``--dask``: larger, so that each task's work outweighs the cluster's overhead per task.
+CLUSTER_CHUNK_LINES = 20_000
+
+
+def _weights(text: str) -> list[float]:
+    try:
+        return [float(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"weights must be numbers separated by commas or spaces; got {text!r}"
+        ) from None
+
+
+def _terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it: $COLUMNS, else the terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    if stdout is None:
+        return 80
+    try:
+        return os.get_terminal_size(stdout.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):  # no terminal, or a stream without a file
+        return 80
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, given the width so that argparse does not import shutil to find it.
+
+    argparse makes a formatter for every argument it adds; importing shutil (with bz2 and lzma) took
+    about 4 ms of every start of the command.
+    """
+    return argparse.HelpFormatter(prog, width=_terminal_columns() - 2)
+
+
+def _add_sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
+    """sacreBLEU 2.6's flags for BLEU, with its long and short names and defaults."""
+    add = parser.add_argument
+    add("--test-set", "-t", default=None, help="a test set sacreBLEU has stored locally (no downloads)")
+    add("--language-pair", "-l", dest="langpair", default=None, help="source-target pair; picks the tokenizer")
+    add("--input", "-i", nargs="*", default=None, help="hypothesis files (default: standard input, tab-separated)")
+    add("refs", nargs="*", default=[], help="reference files; give them before -i")
+    add("--num-refs", "-nr", type=int, default=1, help="tab-separated references per line (default 1)")
+    add("--encoding", "-e", default="utf-8", help="text encoding of the files (default utf-8)")
+    add("--metrics", "-m", nargs="+", choices=("bleu",), default=["bleu"], help="only bleu")
+    add("--sentence-level", "-sl", action="store_true", help="a score per segment")
+    add("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp", help="smoothing (default exp)")
+    add("--smooth-value", "-sv", type=float, default=None, help="value for floor (0.1) and add-k (1)")
+    add("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None, help="tokenizer (default 13a)")
+    add("--lowercase", "-lc", action="store_true", help="lowercase before scoring")
+    add("--force", action="store_true", help="accepted for compatibility (we print no tokenization warning)")
+    add("--confidence", "-ci", action="store_true", help="bootstrap confidence interval")
+    add("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("--paired-ar", "-par", action="store_true", help="paired approximate randomization")
+    paired.add_argument("--paired-bs", "-pbs", action="store_true", help="paired bootstrap resampling")
+    add("--paired-ar-n", "-parn", type=int, default=10000, help="AR trials (default 10000)")
+    add("--paired-bs-n", "-pbsn", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    add("--paired-jobs", "-j", type=int, default=1, help="accepted for compatibility (one vectorized pass)")
+    add("--quiet", "-q", action="store_true", help="no warnings on standard error")
+    add("--short", "-sh", action="store_true", help="short signature")
+    add("--score-only", "-b", action="store_true", help="print only the score")
+    add("--width", "-w", type=int, default=1, help="decimals (default 1)")
+    add("--no-color", "-nc", action="store_true", help="accepted for compatibility (we never print colours)")
+    add("--format", "-f", choices=FORMATS, default="json", help="json, text or latex (default json)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bleu_core",
+        formatter_class=_formatter,
+        description="Exact BLEU, a drop-in for `sacrebleu -m bleu` (same flags, same output).",
+    )
+    _add_sacrebleu_flags(parser)
+    ours = parser.add_argument_group("bleu_core extensions")
+    ours.add_argument("--max-ngram-order", type=int, default=None, help="largest n-gram order (default 4)")
+    ours.add_argument("--weights", type=_weights, default=None, help="n-gram weights, e.g. '1,1,1,1' (normalized)")
+    ours.add_argument("--effective-order", action="store_true", help="effective order for corpus scores too")
+    ours.add_argument("--statistics", action="store_true", help="one JSON line per system with every statistic")
+    ours.add_argument("--segment-json", action="store_true", help="one JSON line per segment with every statistic")
+    ours.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        default=None,
+        help="count on a Dask cluster at this scheduler address (needs the dask extra); same output",
+    )
+    parser.add_argument("-V", "--version", action="version", version=f"bleu_core {__version__}")
+    return parser
+
+
+class _Source:
+    """The lines of one input, read a chunk at a time, as sacreBLEU reads them (see :mod:`.sacrebleu_reading`).
+
+    ``lines`` given: those (standard input's column); else the file ``name``, streamed in blocks.
+    """
+
+    def __init__(self, name: str, encoding: str, lines: list[str] | None = None) -> None:
+        self.name = name
+        self._lines = lines
+        self._count = 0
+        self._file = FileLines(name, encoding) if lines is None else None
+
+    @property
+    def count(self) -> int:
+        """Lines taken so far."""
+        return self._file.count if self._file is not None else self._count
+
+    @property
+    def notes(self) -> list[str]:
+        """Why the reading may surprise (printed as warnings)."""
+        return self._file.notes if self._file is not None else []
+
+    def take(self, size: int) -> list[str]:
+        """The next ``size`` lines at most (fewer at the end), trailing whitespace stripped as sacreBLEU does."""
+        if self._file is not None:
+            return self._file.take(size, BLOCK_BYTES)
+        assert self._lines is not None
+        chunk = self._lines[self._count : self._count + size]
+        self._count += len(chunk)
+        return chunk
+
+    def rest(self) -> int:
+        """Count the lines left (to report a length mismatch) and close the file."""
+        while self.take(CHUNK_LINES):
+            pass
+        self.close()
+        return self.count
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+def _chunks(
+    refs: list[_Source], hyps: list[_Source], n_refs: int = 1, size: int = CHUNK_LINES
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """Aligned chunks of every hypothesis and reference file; a length mismatch raises the reader's error.
+
+    With ``n_refs`` > 1 the one reference file holds that many tab-separated references per line.
+    """
+    while True:
+        first_line = refs[0].count + 1
+        ref_chunks = [ref.take(size) for ref in refs]
+        hyp_chunks = [hyp.take(size) for hyp in hyps]
+        sizes = {len(chunk) for chunk in (*ref_chunks, *hyp_chunks)}
+        if len(sizes) > 1:
+            # Only the lengths matter to the reader's check: ranges stand in for the lines.
+            counts = [(source.name, cast(Sequence[str], range(source.rest()))) for source in (*refs, *hyps)]
+            for hyp in counts[len(refs) :]:
+                check_line_counts(hyp, counts[: len(refs)])
+        if sizes == {0}:
+            return
+        if n_refs > 1:
+            ref_chunks = split_references(ref_chunks[0], n_refs, refs[0].name, first_line)
+        yield hyp_chunks, ref_chunks
+
+
+def _open_sources(args: argparse.Namespace) -> tuple[list[_Source], list[_Source], list[str]]:
+    """Reference and hypothesis sources and the systems' names (sacreBLEU's, with the baseline marked)."""
+    paired = bool(args.paired_bs or args.paired_ar)
+    ref_paths = test_set_references(args.test_set, args.langpair) if args.test_set else args.refs
+    refs = [_Source(path, args.encoding) for path in ref_paths]
+    if args.input is None:
+        columns = stdin_systems(sys.stdin.buffer.read(), args.encoding)
+        hyps = [_Source("<stdin>", args.encoding, column) for column in columns]
+        names = ["Baseline", *(f"System {i}" for i in range(1, len(columns)))] if paired else None
+        names = names or [f"System {i + 1}" for i in range(len(columns))]
+        if paired and len(columns) == 1:
+            raise ValueError("paired tests need several systems (tab-separated columns or files given to -i)")
+    else:
+        names = settings.system_names(args.input, paired)
+        hyps = [_Source(path, args.encoding) for path in names]
+        if paired:
+            names = [f"Baseline: {names[0]}", *names[1:]]
+    return refs, hyps, names
+
+
+def _is_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _needs_segments(args: argparse.Namespace) -> bool:
+    return bool(args.sentence_level or args.segment_json or args.confidence or args.paired_bs or args.paired_ar)
+
+
+def _count(
+    args: argparse.Namespace, refs: list[_Source], hyps: list[_Source], options: BleuOptions, sink: StatisticsSink
+) -> bool:
+    """Count every chunk here, or on the Dask cluster of ``--dask``; each chunk of references is counted once
+    for every hypothesis file.  Whether the lines were read here (the cluster's workers may read the files)."""
+    if args.dask:
+        from bleu_core.scale.cluster import score_on_cluster
+
+        plain = args.input and args.num_refs == 1 and not args.test_set and args.encoding.lower() in ("utf-8", "utf8")
+        # The workers open the files themselves: only regular files (a FIFO or /dev/stdin is read here, once).
+        plain = plain and all(_is_regular(path) for path in (*args.refs, *args.input))
+        files = (list(args.refs), list(args.input)) if plain else None
+        for path in files[1] if files else ():
+            if os.path.getsize(path) == 0:  # the workers read it: the check below cannot see its lines
+                raise InputFileError(path, "contains no segments")
+        chunks = lambda: _chunks(refs, hyps, args.num_refs, CLUSTER_CHUNK_LINES)  # noqa: E731
+        return score_on_cluster(args.dask, files, chunks, options, sink)
+    for hyp_chunks, ref_chunks in _chunks(refs, hyps, args.num_refs):
+        for k, stats in enumerate(
+            score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
+        ):
+            sink.add(k, stats)
+    return True
+
+
+def _print_reports(
+    names: list[str], parts: list[list[SegmentStats]], options: BleuOptions, n_refs: int, args: argparse.Namespace
+) -> None:
+    report = settings.report(args)
+    tok = tokenizer_signature(options.tokenize)
+    systems = [SegmentStats.concat(hyp_parts, options.max_order) for hyp_parts in parts]
+    if args.segment_json:
+        for stats in systems:
+            print("\n".join(cli_report.segment_records(stats, options, n_refs)))
+    elif args.statistics:
+        for name, stats in zip(names, systems, strict=True):
+            print(cli_report.full_record(stats, options, n_refs, name if len(systems) > 1 else None))
+    elif args.sentence_level:
+        print("\n".join(cli_report.sentences(systems[0], options, n_refs, tok, report)))
+    elif len(systems) == 1:
+        print(cli_report.single_system(systems[0], options, n_refs, tok, report))
+    elif report.paired:
+        print(cli_report.paired_systems(names, systems, options, n_refs, tok, report))
+    else:
+        print(cli_report.several_systems(names, systems, options, n_refs, tok, report))
+
+
+def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
+    settings.check_combinations(args)
+    options = settings.options(args)
+    refs, hyps, names = _open_sources(args)
+    sources.extend(refs + hyps)
+    if args.sentence_level and len(hyps) > 1:
+        raise ValueError("only one system can be evaluated in sentence-level mode")
+    if args.confidence and len(hyps) > 1:
+        raise ValueError("use a paired test (--paired-bs or --paired-ar) for several systems")
+    sink = StatisticsSink(len(hyps), options.max_order, _needs_segments(args))
+    read_here = _count(args, refs, hyps, options, sink)
+    for hyp in hyps:
+        if read_here and hyp.count == 0:
+            raise InputFileError(hyp.name, "contains no segments")
+    if not args.quiet:
+        for source in sources:
+            for note in source.notes:
+                print(f"bleu_core: warning: {source.name} {note}", file=sys.stderr)
+    _print_reports(names, sink.parts, options, max(len(refs), args.num_refs), args)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """The command line; exit status 0, or 1 for bad input as sacreBLEU (17 for a tab-field mismatch)."""
+    args = build_parser().parse_args(argv)
+    sources: list[_Source] = []
+    try:
+        _score(args, sources)
+    except FieldCountError as error:
+        print(f"bleu_core: error: {error.message}", file=sys.stderr)
+        return 17
+    except (InputFileError, ValueError, TypeError) as error:
+        print(f"bleu_core: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    finally:
+        for source in sources:
+            source.close()
+    return 0
+
+
+def main() -> None:
+    sys.exit(run())

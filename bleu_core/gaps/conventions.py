@@ -1,0 +1,276 @@
+"""Every BLEU tool as a point in one space of conventions, and one scorer over that whole space.
+
+A :class:`Conventions` value names each choice a tool makes (tokens, case, which references, the reference
+length rule, the brevity penalty's form, denominators, smoothing, orders without n-grams, zero precisions,
+weights, corpus or averaged sentences, scale).  :func:`score_conventions` scores any point of the space with
+the shared rules (clipping from :mod:`bleu_core.stats.clipping`, totals max(c - n + 1, 0), the closest reference
+with ties to the shorter) plus the deviations the tool modules state; at each tool's own point it gives that
+tool's score (tested against every tool's trace).  :mod:`bleu_core.gaps.waterfall` walks from one point to another.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bleu_core.i18n import Message, message
+from bleu_core.tokenizers import tokenize_each
+from bleu_core.tools.base import CorpusCounts, count_corpus
+
+__all__ = [
+    "FIELDS",
+    "TOOL_CONVENTIONS",
+    "Conventions",
+    "Corpus",
+    "conventions_of",
+    "describe",
+    "description",
+    "label",
+    "score_conventions",
+]
+
+#: The allowed values of each string field, in the order the pages list them.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "tokenizer": ("13a", "whitespace", "space"),
+    "references": ("all", "first"),
+    "length_rule": ("closest", "closest-first", "shortest"),
+    "brevity": ("standard", "ratio", "zero-when-r-is-0"),
+    "denominator": ("count", "at-least-1"),
+    "smoothing": ("none", "exp", "epsilon"),
+    "empty_orders": ("zero", "effective", "skip"),
+    "zero_precision": ("zero", "float-min", "drop"),
+    "aggregation": ("corpus", "mean"),
+    "scale": ("0-1", "0-100"),
+}
+
+#: NLTK method1's epsilon, added to a zero numerator.
+EPSILON = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class Conventions:
+    """One tool's choices; every field is one setting the waterfall can change on its own."""
+
+    tokenizer: str = "13a"  # 13a | whitespace (str.split()) | space (str.split(' '), d2l)
+    lowercase: bool = False
+    references: str = "all"  # all | first (d2l takes one reference)
+    length_rule: str = "closest"  # closest (ties shorter) | closest-first (torchmetrics) | shortest (HF)
+    brevity: str = "standard"  # standard exp(1 - r/c) | ratio (HF: exp(1 - 1/(c/r)), 0 if c or r is 0) | r = 0 gives 0
+    denominator: str = "count"  # count | at-least-1 (NLTK: max(1, total) per segment)
+    smoothing: str = "none"  # none | exp (sacreBLEU) | epsilon (NLTK method1)
+    empty_orders: str = "zero"  # orders without candidate n-grams: zero | effective (renormalize) | skip (d2l)
+    zero_precision: str = "zero"  # zero (BLEU 0) | float-min (NLTK) | drop (NLTK 3.2, weight and all)
+    weights: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)
+    aggregation: str = "corpus"  # corpus statistics | mean of sentence scores
+    scale: str = "0-1"  # the scale the tool prints; scores here are always in [0, 1]
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        if not self.weights or any(not math.isfinite(w) or w < 0 for w in self.weights):
+            raise ValueError(f"weights must be one or more finite non-negative numbers; got {self.weights!r}")
+
+
+#: The fields in the order of the data flow: text, references, lengths, precisions, their combination, output.
+FIELDS: tuple[str, ...] = (
+    "tokenizer",
+    "lowercase",
+    "references",
+    "length_rule",
+    "brevity",
+    "denominator",
+    "smoothing",
+    "empty_orders",
+    "zero_precision",
+    "weights",
+    "aggregation",
+    "scale",
+)
+
+_QUARTERS = (0.25, 0.25, 0.25, 0.25)
+
+#: Each registry tool's point, sentence mode (``aggregation`` "mean" marks the sentence-only tools).
+TOOL_CONVENTIONS: dict[str, Conventions] = {
+    "sacrebleu": Conventions(smoothing="exp", empty_orders="effective", scale="0-100"),
+    "nltk": Conventions(tokenizer="whitespace", denominator="at-least-1", zero_precision="float-min"),
+    "nltk-method1": Conventions(
+        tokenizer="whitespace", denominator="at-least-1", smoothing="epsilon", zero_precision="float-min"
+    ),
+    "nltk-legacy": Conventions(
+        tokenizer="whitespace", denominator="at-least-1", zero_precision="drop", aggregation="mean"
+    ),
+    "matlab": Conventions(tokenizer="whitespace", aggregation="mean"),
+    "hf-evaluate": Conventions(length_rule="shortest", brevity="ratio"),
+    "torchmetrics": Conventions(tokenizer="whitespace", length_rule="closest-first"),
+    "multi-bleu": Conventions(tokenizer="whitespace", brevity="zero-when-r-is-0", scale="0-100"),
+    "d2l": Conventions(
+        tokenizer="space", references="first", empty_orders="skip", weights=(0.5, 0.25), aggregation="mean"
+    ),
+}
+
+
+def conventions_of(key: str, corpus: bool) -> Conventions:
+    """A tool's point: for a corpus sacreBLEU drops effective order (its corpus default); sentence-only tools
+    score a corpus as the mean of their sentence scores (as their users average them)."""
+    if key not in TOOL_CONVENTIONS:
+        raise ValueError(f"unknown implementation {key!r}; choose one of {', '.join(TOOL_CONVENTIONS)}")
+    point = TOOL_CONVENTIONS[key]
+    if corpus and key == "sacrebleu":
+        return Conventions(smoothing="exp", empty_orders="zero", scale="0-100")
+    if not corpus and point.aggregation == "mean":
+        return Conventions(**{f: getattr(point, f) for f in FIELDS if f != "aggregation"})
+    return point
+
+
+def label(field: str) -> Message:
+    """A field's column label (``"reference length r"``), from the ``[waterfall]`` catalog."""
+    if field not in FIELDS:
+        raise ValueError(f"unknown field {field!r}; choose one of {', '.join(FIELDS)}")
+    return message(f"waterfall.field_{field}")
+
+
+def description(field: str, value: object) -> Message:
+    """One field's value in words (``weights`` as the numbers), from the ``[waterfall]`` catalog."""
+    if field == "weights" and isinstance(value, tuple):
+        return message("waterfall.weights_value", weights=", ".join(f"{w:g}" for w in value))
+    code = str(value).lower().replace("-", "_")
+    return message(f"waterfall.{field}_{code}", epsilon=EPSILON)
+
+
+#: Column labels of the fields, in English.
+LABELS: dict[str, str] = {field: str(label(field)) for field in FIELDS}
+
+
+def describe(field: str, value: object) -> str:
+    """One field's value in words, in English (:func:`description` for other languages)."""
+    return str(description(field, value))
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """Text to score: ``references[i]`` are segment i's reference strings (one segment for a sentence)."""
+
+    hypotheses: tuple[str, ...]
+    references: tuple[tuple[str, ...], ...]
+
+
+def _tokens(texts: Sequence[str], point: Conventions) -> list[list[str]]:
+    """Each text's tokens under ``point``'s tokenizer and case."""
+    if point.tokenizer == "13a":
+        return tokenize_each(texts, "13a", point.lowercase)
+    lowered = [text.lower() for text in texts] if point.lowercase else texts
+    return [text.split(" ") if point.tokenizer == "space" else text.split() for text in lowered]
+
+
+def count(corpus: Corpus, point: Conventions, max_order: int) -> CorpusCounts:
+    """Clipped counts under ``point``'s tokens, case and references (the shared clipping rule)."""
+    refs = [list(r[:1]) if point.references == "first" else list(r) for r in corpus.references]
+    flat = _tokens([text for segment in refs for text in segment], point)
+    ends = list(itertools.accumulate(len(segment) for segment in refs))
+    grouped = [flat[end - len(segment) : end] for end, segment in zip(ends, refs, strict=True)]
+    return count_corpus(_tokens(corpus.hypotheses, point), grouped, max_order)
+
+
+def _reference_length(c: int, lengths: Sequence[int], rule: str) -> int:
+    """One segment's r: the closest (ties to the shorter, or to the first listed), or the shortest."""
+    if not lengths:
+        return 0
+    if rule == "shortest":
+        return min(lengths)
+    if rule == "closest-first":
+        diffs = [abs(c - length) for length in lengths]
+        return lengths[diffs.index(min(diffs))]
+    return min(lengths, key=lambda length: (abs(c - length), length))
+
+
+def _brevity_penalty(c: int, r: int, form: str) -> float:
+    if form == "ratio":  # HF: ratio = c/r, BP = exp(1 - 1/ratio); 0 when c or r is 0
+        if c == 0 or r == 0:
+            return 0.0
+        ratio = float(c) / r
+        return 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+    if form == "zero-when-r-is-0" and r == 0:
+        return 0.0
+    if c >= r:
+        return 1.0
+    return math.exp(1 - r / c) if c > 0 else 0.0
+
+
+def _precisions(matches: Sequence[int], denominators: Sequence[int], point: Conventions) -> list[float | None]:
+    """p_n per order after smoothing; None for an order left out (effective order, d2l's skip)."""
+    out: list[float | None] = []
+    zeros = 0
+    for m, d in zip(matches, denominators, strict=True):
+        if d == 0:
+            out.append(None if point.empty_orders != "zero" else 0.0)
+        elif m > 0:
+            out.append(m / d)
+        elif point.smoothing == "exp":
+            zeros += 1
+            out.append(1 / (2**zeros * d))
+        elif point.smoothing == "epsilon":
+            out.append((m + EPSILON) / d)
+        else:
+            out.append(0.0)
+    return out
+
+
+def score_sums(matches: Sequence[int], denominators: Sequence[int], c: int, r: int, point: Conventions) -> float:
+    """BLEU in [0, 1] of summed counts: BP · exp(Σ w_n log p_n) under ``point``'s rules.
+
+    No unigram match gives 0 under every convention (a longer match implies unigram matches).
+    """
+    if not matches or matches[0] == 0:
+        return 0.0
+    precisions = _precisions(matches, denominators, point)
+    used = [(w, p) for w, p in zip(point.weights, precisions, strict=True) if p is not None]
+    if point.empty_orders == "effective":
+        total = math.fsum(w for w, _ in used)
+        used = [(w / total, p) for w, p in used] if total > 0 else []
+    terms = []
+    for w, p in used:
+        if w == 0:
+            continue
+        if p == 0.0:
+            if point.zero_precision == "zero":
+                return 0.0
+            if point.zero_precision == "drop":
+                continue
+            p = sys.float_info.min
+        terms.append(w * math.log(p))
+    return _brevity_penalty(c, r, point.brevity) * math.exp(math.fsum(terms))
+
+
+def _segment_sums(
+    counts: CorpusCounts, point: Conventions, segments: Sequence[int]
+) -> tuple[list[int], list[int], int, int]:
+    """Matches, denominators, c and r summed over ``segments``, by ``point``'s rules."""
+    orders = range(len(point.weights))
+    floor = 1 if point.denominator == "at-least-1" else 0
+    matches = [sum(counts.segment_matches[i][n] for i in segments) for n in orders]
+    denominators = [sum(max(floor, counts.segment_totals[i][n]) for i in segments) for n in orders]
+    c = sum(counts.candidate_lengths[i] for i in segments)
+    r = sum(
+        _reference_length(counts.candidate_lengths[i], counts.reference_lengths[i], point.length_rule) for i in segments
+    )
+    return matches, denominators, c, r
+
+
+def score_counts(counts: CorpusCounts, point: Conventions) -> float:
+    """BLEU in [0, 1] of counted text: corpus sums, or the mean of the segments' scores."""
+    if counts.segments == 0:
+        return 0.0
+    if point.aggregation == "mean":
+        scores = [score_sums(*_segment_sums(counts, point, [i]), point) for i in range(counts.segments)]
+        return math.fsum(scores) / len(scores)
+    return score_sums(*_segment_sums(counts, point, range(counts.segments)), point)
+
+
+def score_conventions(corpus: Corpus, point: Conventions) -> float:
+    """BLEU in [0, 1] of ``corpus`` under the conventions ``point``."""
+    return score_counts(count(corpus, point, len(point.weights)), point)

@@ -1,0 +1,10 @@
+"""Counting and scoring: tokens -> n-gram counts per reference -> clipped counts -> ``SegmentStats`` -> a score.
+
+Owns the rules every other part uses, each once: n-gram keys (:mod:`.ngram_keys`), the vectorized counting engine
+(:mod:`.counting`), clipping (:mod:`.clipping`), the per-segment statistics and the closest-reference rule
+(:mod:`.segment_stats`), the brevity penalty, smoothing and the score (:mod:`.scoring`), statistics of
+pre-tokenized lists (:mod:`.token_lists`) and a corpus's n-gram tallies (:mod:`.corpus_ngrams`).
+
+May import: :mod:`bleu_core.options`, :mod:`bleu_core.tokenizers`, :mod:`bleu_core.sorting`,
+:mod:`bleu_core.progress`; never a floor above (teach, corpus, compare, gaps, tools, cli, scale).
+"""

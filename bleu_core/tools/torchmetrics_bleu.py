@@ -1,0 +1,121 @@
+"""torchmetrics ``BLEUScore`` / ``functional.text.bleu_score`` on token lists (torchmetrics splits on whitespace).
+
+Clipping, totals and the brevity penalty are bleu_core's shared rules.  torchmetrics deviates in three places,
+stated where they happen: among references equally close to c it takes the FIRST listed (not the shorter);
+the score is 0 whenever some order has no clipped match, even with ``smooth=True``; ``smooth=True`` adds 1 to
+numerator and denominator of orders 2..N only.  Weights default to 1/N each and are used as given.
+torchmetrics computes in float32 tensors, so its printed values can differ from these float64 results in
+about the 7th significant digit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bleu_core.i18n import message
+from bleu_core.tools.base import (
+    CLOSEST_FIRST,
+    Implementation,
+    ImplementationTrace,
+    OrderStep,
+    ToolTrace,
+    count_corpus,
+    length_note,
+    number,
+    shared_brevity_penalty,
+    unsmoothed_note,
+)
+from bleu_core.tools.checks import (
+    Streams,
+    check_corpus_tokens,
+    check_flag,
+    check_order,
+    check_weight_vector,
+    segment_references,
+)
+
+__all__ = ["IMPLEMENTATION", "torchmetrics_bleu", "trace_torchmetrics"]
+
+IMPLEMENTATION = Implementation(
+    key="torchmetrics",
+    short_name="torchmetrics",
+    name="torchmetrics BLEUScore",
+    tokenizer="whitespace split",
+    smoothing="none (smooth=True adds 1 to orders 2..N)",
+    ref_length_rule=CLOSEST_FIRST,
+    zero_handling="any order without a match gives 0, even with smooth=True",
+    weights="uniform 1/n_gram (custom weights used as given)",
+    scale="0-1",
+    description="From torchtext; computed in float32.",
+    source="Lightning-AI/torchmetrics src/torchmetrics/functional/text/bleu.py",
+)
+
+
+def closest_first(candidate_length: int, lengths: Sequence[int]) -> int:
+    """torchmetrics' reference length: the closest to c, ties going to the FIRST listed reference.
+
+    A deliberate deviation from :func:`bleu_core.stats.segment_stats.closest_reference` (ties to the shorter).
+    """
+    diffs = [abs(candidate_length - length) for length in lengths]
+    return lengths[diffs.index(min(diffs))]
+
+
+def _order(n: int, matches: int, total: int, weight: float, smooth: bool) -> OrderStep:
+    if smooth and n > 1 and matches > 0:  # torchmetrics' smoothing: orders 2..N only
+        p = (matches + 1) / (total + 1)
+        note = message("tools.note_torch_smooth", matches=matches, total=total, p=number(p))
+        return OrderStep(n, matches, total, p, weight, note)
+    p = matches / total if total else 0.0
+    return OrderStep(n, matches, total, p, weight, unsmoothed_note(n, matches, total))
+
+
+def trace_torchmetrics(
+    preds: Sequence[Sequence[str]], target: Sequence[Sequence[Sequence[str]]], weights: Sequence[float], smooth: bool
+) -> ToolTrace:
+    """torchmetrics' corpus BLEU of token lists, every step kept (``weights``: one per order, as given)."""
+    counts = count_corpus(preds, target, len(weights))
+    c = counts.candidate_length
+    r = sum(closest_first(len(pred), lengths) for pred, lengths in zip(preds, counts.reference_lengths, strict=True))
+    note = length_note(CLOSEST_FIRST, c, counts.reference_lengths, r)
+    pairs = zip(counts.matches, counts.totals, weights, strict=True)
+    orders = tuple(_order(n, m, t, w, smooth) for n, (m, t, w) in enumerate(pairs, start=1))
+    bp = shared_brevity_penalty(c, r)
+    missing = next((o for o in orders if o.matches == 0), None)
+    if missing is not None:  # checked before smoothing: smooth=True does not save an order without a match
+        return ToolTrace(orders, c, r, note, bp, message("tools.rule_torch_zero", order=missing.order), 0.0)
+    geometric_mean = math.exp(sum(o.weight * math.log(o.precision) for o in orders))
+    return ToolTrace(orders, c, r, note, bp, None, bp * geometric_mean)
+
+
+def torchmetrics_bleu(
+    preds: Sequence[Sequence[str]],
+    target: Sequence[Sequence[Sequence[str]]],
+    n_gram: int = 4,
+    smooth: bool = False,
+    weights: Sequence[float] | None = None,
+) -> float:
+    """``torchmetrics.functional.text.bleu_score`` on token lists (see the module docstring for its rules)."""
+    hyps, refs = check_corpus_tokens(preds, target, "preds", "target")
+    order = check_order(n_gram, "n_gram")
+    smoothed = check_flag(smooth, "smooth")
+    if weights is None:
+        vector = tuple([1.0 / order] * order)
+    else:
+        vector = check_weight_vector(weights, "weights")
+        if len(vector) != order:
+            raise ValueError(f"List of weights has different weights than `n_gram`: {len(vector)} != {order}")
+    return trace_torchmetrics(hyps, refs, vector, smoothed).score
+
+
+def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+    """The registry entry's sentence trace: whitespace tokens, 4 orders of weight 1/4, no smoothing."""
+    cand, refs = candidate.split(), [ref.split() for ref in references]
+    steps = trace_torchmetrics([cand], [refs], (0.25,) * 4, False)
+    return ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+
+
+def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+    """The registry entry\'s corpus score of sacreBLEU-style streams: whitespace tokens, default settings."""
+    segments = segment_references(hypotheses, streams)
+    return torchmetrics_bleu([h.split() for h in hypotheses], [[ref.split() for ref in refs] for refs in segments])

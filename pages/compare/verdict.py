@@ -1,0 +1,287 @@
+"""The compare page's verdict section: controls, summary, results table, rank ranges, charts, downloads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from bleu_core.compare.ranking import CORRECTIONS, Comparison, SystemRank, rank_systems, ranking_samples
+from bleu_core.compare.significance import DEFAULT_SEED
+from bleu_core.corpus.diagnosis import CorpusAnalysis
+from bleu_core.i18n import text
+from bleu_core.limits import LimitExceeded
+from bleu_core.options import BleuOptions
+from pages.compare import report as compare_report
+from pages.compare import verdict_views
+from pages.compare import views as compare_views
+from pages.shared import cached, charts, controls, views
+from pages.shared.i18n import language, t
+
+TESTS = ("bs", "ar")
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+BASELINE = "cmp_baseline"
+
+
+def option_labels(prefix: str) -> Callable[[object], str]:
+    """A widget's ``format_func``: option ``x`` shown as the message ``prefix + x`` in this run's language.
+
+    The language is fixed when the widget is drawn (AppTest calls ``format_func`` outside the script run).
+    """
+    current = language()
+    return lambda option: text(f"{prefix}{option}", current)
+
+
+def test_name(test: str) -> str:
+    """ "paired bootstrap resampling" / "approximate randomization" in the interface language."""
+    return t(f"significance.test_{test}")
+
+
+def correction_name(correction: str) -> str:
+    return t(f"significance.correction_{correction}")
+
+
+@dataclass(frozen=True)
+class TestSettings:
+    baseline: str
+    test: str
+    n_samples: int
+    seed: int
+    alpha: float
+    correction: str
+
+
+def best_system(analyses: Mapping[str, CorpusAnalysis]) -> str:
+    return max(analyses, key=lambda name: analyses[name].result.score)
+
+
+def test_controls(analyses: Mapping[str, CorpusAnalysis]) -> TestSettings:
+    """The baseline (default: the best BLEU; kept across reruns while it is one of the systems) and the tests."""
+    names = list(analyses)
+    if st.session_state.get(BASELINE) not in names:
+        st.session_state[BASELINE] = best_system(analyses)
+    cols = st.columns([2, 2, 1, 1, 1, 1])
+    baseline = cols[0].selectbox(t("verdict.baseline"), names, key=BASELINE, help=t("verdict.baseline_help"))
+    test = cols[1].radio(
+        t("verdict.test"), TESTS, format_func=option_labels("significance.test_"), key="cmp_test", horizontal=True
+    )
+    n_samples = int(
+        cols[2].number_input(
+            t("verdict.samples") if test == "bs" else t("verdict.trials"),
+            1,
+            100_000,
+            value=DEFAULT_SAMPLES[test],
+            step=100,
+            key=f"cmp_samples_{test}",
+        )
+    )
+    seed = int(cols[3].number_input(t("verdict.seed"), 0, 2**31 - 1, value=DEFAULT_SEED, key="cmp_seed"))
+    alpha = float(cols[4].selectbox("α", [0.05, 0.01, 0.001], key="cmp_alpha"))
+    correction = str(
+        cols[5].selectbox(
+            t("verdict.correction"),
+            list(CORRECTIONS),
+            format_func=option_labels("significance.correction_"),
+            key="cmp_correction",
+        )
+    )
+    return TestSettings(str(baseline), str(test), n_samples, seed, alpha, correction)
+
+
+def summary(frame: Any, ranks: tuple[SystemRank, ...], chosen: TestSettings) -> str:
+    """One paragraph in plain words: the baseline, how many systems beat it or trail it after the correction (as
+    the ranks have it) and taken alone (as sacreBLEU marks them), the top cluster."""
+    counts = frame["verdict"].value_counts()
+    better, worse = int(counts.get(verdict_views.BETTER, 0)), int(counts.get(verdict_views.WORSE, 0))
+    same = int(counts.get(verdict_views.SAME, 0)) + int(counts.get(verdict_views.UNCORRECTED, 0))
+    raw = [
+        verdict_views.verdict(p, delta, chosen.alpha)
+        for p, delta in zip(frame["p-value"], frame["Δ BLEU"], strict=True)
+        if p is not None and not pd.isna(p)
+    ]
+    top = [views.md_escape(r.system) for r in ranks if r.cluster == 1]
+    clusters = max(r.cluster for r in ranks)
+    pairs = len(ranks) * (len(ranks) - 1) // 2
+    base_score = float(frame.loc[frame["system"] == chosen.baseline, "BLEU"].iloc[0])
+    return t(
+        "verdict.summary" if chosen.correction != "none" else "verdict.summary_uncorrected",
+        baseline=views.md_escape(chosen.baseline),
+        score=f"{base_score:.2f}",
+        better=better,
+        worse=worse,
+        same=same,
+        raw_better=raw.count(verdict_views.BETTER),
+        raw_worse=raw.count(verdict_views.WORSE),
+        alpha=chosen.alpha,
+        test=test_name(chosen.test),
+        pairs=pairs,
+        correction=correction_name(chosen.correction),
+        clusters=clusters,
+        cluster_noun=t("verdict.cluster_one" if clusters == 1 else "verdict.cluster_many"),
+        top=t("verdict.list_separator").join(top),
+    )
+
+
+def show_table(frame: Any, signature: str, chosen: TestSettings) -> None:
+    st.dataframe(
+        verdict_views.headers(verdict_views.display_frame(frame, language()), language()),
+        hide_index=True,
+        column_config={
+            "BLEU": st.column_config.NumberColumn(format="%.2f"),
+            "c/r": st.column_config.NumberColumn(format="%.3f"),  # 1.000, not 1
+            **{f"p{n}": st.column_config.NumberColumn(format="%.1f") for n in range(1, 5)},
+        },
+    )
+    ci_note = t("verdict.ci_note_bs") if chosen.test == "bs" else t("verdict.ci_note_ar")
+    st.caption(
+        t(
+            "verdict.table_caption",
+            baseline=views.md_escape(chosen.baseline),
+            test=test_name(chosen.test),
+            samples=chosen.n_samples,
+            seed=chosen.seed,
+            flag=f"--paired-{chosen.test}",
+            alpha=chosen.alpha,
+            correction=correction_name(chosen.correction),
+            ci_note=ci_note,
+        )
+    )
+    st.code(signature, language=None)
+
+
+def show_downloads(frame: Any, report: str, signature: str, chosen: TestSettings) -> None:
+    cols = st.columns(4)
+    controls.download_button(cols[0], t("verdict.download_html"), report, "bleu-compare.html", "text/html")
+    controls.download_button(cols[1], t("verdict.download_csv"), views.frame_csv(frame), "bleu-compare.csv", "text/csv")
+    controls.download_button(
+        cols[2],
+        t("verdict.download_json"),
+        compare_views.results_json(frame, signature, chosen.test, chosen.n_samples, chosen.seed),
+        "bleu-compare.json",
+        "application/json",
+    )
+    controls.download_button(
+        cols[3],
+        t("verdict.download_latex"),
+        compare_views.results_latex(frame, signature),
+        "bleu-compare.tex",
+        "text/x-tex",
+    )
+
+
+def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected: Any, chosen: TestSettings) -> None:
+    st.subheader(t("verdict.ranking"), help=t("significance.rank_help"))
+    left, right = st.columns(2)
+    left.dataframe(verdict_views.headers(verdict_views.ranks_frame(ranks), language()), hide_index=True)
+    left.caption(t("significance.rank_help"))
+    charts.show(right, verdict_views.rank_chart, ranks, language(), width="stretch")
+    if len(ranks) > 2:
+        charts.show(
+            st, verdict_views.heatmap, comparison.p_values, corrected, ranks, chosen.alpha, language(), width="content"
+        )
+        pairs = len(ranks) * (len(ranks) - 1) // 2
+        significant = sum(1 for (a, b), p in corrected.items() if a < b and p < chosen.alpha)
+        more = (
+            ""
+            if comparison.n_samples == chosen.n_samples
+            else t(
+                "verdict.more_samples",
+                drawn=comparison.n_samples,
+                chosen=chosen.n_samples,
+                pairs=pairs,
+                threshold=f"{chosen.alpha / pairs:.2g}",
+            )
+        )
+        st.caption(
+            t(
+                "verdict.pairs_caption",
+                significant=significant,
+                pairs=pairs,
+                correction=correction_name(chosen.correction),
+                alpha=chosen.alpha,
+                expected=f"{pairs * chosen.alpha:.1f}",
+            )
+            + more
+        )
+
+
+def compare(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    chosen: TestSettings,
+    n_samples: int,
+) -> Comparison:
+    bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
+    try:
+        return cached.comparison_cached(
+            key,
+            systems,
+            references,
+            settings,
+            chosen.baseline,
+            chosen.test,
+            n_samples,
+            chosen.seed,
+            lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
+        )
+    finally:
+        bar.empty()
+
+
+def render_verdict(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    analyses: Mapping[str, CorpusAnalysis],
+) -> None:
+    """Everything above the detail views: controls, summary, table, explanation, charts, ranking, report."""
+    chosen = test_controls(analyses)
+    try:
+        comparison = compare(key, systems, references, settings, chosen, chosen.n_samples)
+    except LimitExceeded as refusal:  # refused before anything was drawn (bleu_core.limits)
+        st.error(refusal.reason.render(language()))
+        return
+    rank_samples = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
+    ranked = comparison
+    if rank_samples != chosen.n_samples:
+        try:
+            ranked = compare(key, systems, references, settings, chosen, rank_samples)
+        except LimitExceeded as refusal:  # the ranking rests on the table's samples, and says so
+            note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=rank_samples, alpha=chosen.alpha)
+            st.warning(refusal.reason.render(language()) + " " + note)
+    ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
+    frame = verdict_views.results_frame(analyses, comparison, ranks, chosen.alpha, corrected)
+    signature = analyses[chosen.baseline].result.signature
+    st.markdown(summary(frame, ranks, chosen))
+    show_table(frame, signature, chosen)  # the page's width: beside an explanation its columns were cut off
+    with st.expander(t("verdict.meaning")):
+        st.markdown(t("significance.explanation"))
+    left, right = st.columns(2)
+    charts.show(left, verdict_views.delta_chart, frame, chosen.baseline, language(), width="stretch")
+    charts.show(right, verdict_views.ci_chart, frame, comparison, language(), width="stretch")
+    show_ranks(ranked, ranks, corrected, chosen)
+    report = compare_report.build_report(
+        frame,
+        ranks,
+        comparison,
+        signature=signature,
+        settings={
+            t("verdict.test"): test_name(chosen.test),
+            t("verdict.samples"): t("verdict.report_samples", samples=chosen.n_samples, ranking=ranked.n_samples),
+            t("verdict.seed"): str(chosen.seed),
+            "α": str(chosen.alpha),
+            t("verdict.correction"): correction_name(chosen.correction),
+            t("verdict.baseline"): chosen.baseline,
+        },
+        created=datetime.now(UTC),
+        explanation=t("significance.explanation") + "\n" + t("significance.rank_help"),
+        language=language(),
+    )
+    show_downloads(frame, report, signature, chosen)

@@ -1,0 +1,172 @@
+"""Corpus: one system's output against its references — why is the score what it is?"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleu_core.corpus.diagnosis import CorpusAnalysis, length_buckets
+from bleu_core.corpus.lint import LintFinding
+from pages.corpus import analysis as corpus_analysis
+from pages.corpus import inputs as corpus_inputs
+from pages.corpus import segments as corpus_segments
+from pages.corpus import views as corpus_views
+from pages.shared import cached, charts, controls, share, views
+from pages.shared import state as S
+from pages.shared.i18n import language, t
+from pages.shared.streamlit_private import ensure_app_navigation
+
+ensure_app_navigation()
+
+LEVELS = {"error": st.error, "warning": st.warning, "info": st.info}
+VIEWS = ("segments", "ngrams", "words", "lengths")
+
+
+def finding_message(finding: LintFinding) -> str:
+    """A linter finding in the interface language (English: the linter's own message, with exact plurals)."""
+    if language() == "en" or not finding.key:
+        return finding.message
+    return t(f"lint.{finding.key}", **dict(finding.params))
+
+
+def show_findings(names: tuple[str, ...], hyps: list[str], refs: list[list[str]], tokenize: str) -> bool:
+    """The input linter's findings; True when the corpus can be scored."""
+    findings = cached.lint_cached(cached.corpus_key(hyps, refs), names, hyps, refs, tokenize)
+    notes = [f for f in findings if f.level == "info"]
+    for finding in findings:
+        if finding.level != "info":
+            LEVELS[finding.level](views.md_escape(finding_message(finding)))
+    if notes:
+        with st.expander(t("corpus.notes", count=len(notes))):
+            for finding in notes:
+                st.info(views.md_escape(finding_message(finding)))
+    return not any(f.level == "error" for f in findings)
+
+
+def show_score(analysis: CorpusAnalysis) -> None:
+    result = analysis.result
+    cols = st.columns(3)
+    cols[0].metric(t("corpus.metric_bleu"), f"{result.score_100:.2f}", help=t("corpus.metric_bleu_help"))
+    cols[1].metric(t("corpus.metric_bp"), f"{result.bp:.4f}")
+    cols[2].metric(
+        t("corpus.metric_lengths"),
+        f"{result.sys_len:,} / {result.ref_len:,}",
+        help=t("corpus.metric_lengths_help", ratio=f"{result.ratio:.3f}"),
+    )
+    st.caption(t("corpus.ratio_line", ratio=f"{result.ratio:.3f}"))
+    st.code(f"{result.signature}\n{result.format()}", language=None)
+    left, right = st.columns(2)
+    charts.show(left, corpus_views.corpus_precision_chart, result, language())
+    charts.show(right, corpus_views.terms_chart, analysis, language())
+    st.latex(corpus_views.bp_latex(result.sys_len, result.ref_len, result.bp))
+    st.dataframe(
+        corpus_views.terms_frame(analysis),
+        hide_index=True,
+        column_config={
+            "term": st.column_config.TextColumn(t("corpus.col_term")),
+            "weight": st.column_config.NumberColumn(t("corpus.col_weight"), format="%.4f"),
+            "value": st.column_config.NumberColumn(t("corpus.col_value"), format="%.4f"),
+            "BLEU if perfect": st.column_config.NumberColumn(
+                t("corpus.col_bleu_if_perfect"), format="%.2f", help=t("corpus.col_bleu_if_perfect_help")
+            ),
+            "points lost": st.column_config.NumberColumn(t("corpus.col_points_lost"), format="%.2f"),
+        },
+    )
+    if analysis.short_segments:
+        top = analysis.short_segments[:10]
+        with st.expander(t("corpus.short_expander", shown=len(top), short=analysis.n_short, total=len(analysis.stats))):
+            st.dataframe(
+                {
+                    "segment": [s.index + 1 for s in top],
+                    "hyp len": [s.hyp_len for s in top],
+                    "ref len": [s.ref_len for s in top],
+                    "missing tokens": [s.shortfall for s in top],
+                    "BP if fixed": [f"{s.bp_if_fixed:.4f}" for s in top],
+                },
+                hide_index=True,
+                column_config={
+                    "segment": st.column_config.NumberColumn(t("corpus.col_segment"), format="%d"),
+                    "hyp len": st.column_config.NumberColumn(t("corpus.col_hyp_len"), format="%d"),
+                    "ref len": st.column_config.NumberColumn(t("corpus.col_ref_len"), format="%d"),
+                    "missing tokens": st.column_config.NumberColumn(t("corpus.col_missing"), format="%d"),
+                    "BP if fixed": st.column_config.TextColumn(t("corpus.col_bp_if_fixed")),
+                },
+            )
+
+
+def show_lengths(analysis: CorpusAnalysis, frame: object) -> None:
+    buckets = length_buckets(analysis.stats, analysis.sentence, analysis.result.options)
+    left, right = st.columns(2)
+    charts.show(left, corpus_views.ratio_histogram, frame, language())
+    charts.show(right, corpus_views.bucket_chart, buckets, language())
+    st.dataframe(
+        corpus_views.bucket_frame(buckets),
+        hide_index=True,
+        column_config={
+            "reference length": st.column_config.TextColumn(t("corpus.words_axis_length")),
+            "segments": st.column_config.NumberColumn(t("corpus.col_segments"), format="%d"),
+            "mean sentence BLEU": st.column_config.NumberColumn(t("corpus.col_mean_sentence_bleu"), format="%.2f"),
+            "corpus BLEU of bucket": st.column_config.NumberColumn(t("corpus.col_bucket_bleu"), format="%.2f"),
+            "c/r": st.column_config.TextColumn("c/r"),
+        },
+    )
+
+
+def main() -> None:
+    st.title(t("corpus.title"))
+    st.caption(t("corpus.caption"))
+    inputs = corpus_inputs.read_inputs()
+    settings = controls.bleu_settings()
+    if inputs is None:
+        st.info(t("corpus.need_inputs"))
+        return
+    if settings is None:  # every weight is 0 (the sidebar says so too)
+        st.error(t("settings.all_zero"), icon=":material/error:")
+        return
+    hyps = inputs.hypothesis[1]
+    refs = [lines for _, lines in inputs.references]
+    if not show_findings(inputs.names, hyps, refs, settings.tokenize):
+        return
+    streams: list[list[str | None]] = [list(lines) for lines in refs]
+    key = cached.corpus_key(hyps, streams)
+    with st.spinner(t("corpus.counting")):
+        analysis = cached.corpus_analysis_cached(key, hyps, streams, settings)
+    source = inputs.source[1] if inputs.source is not None else None
+    if source is not None and len(source) != len(hyps):
+        st.warning(t("corpus.source_mismatch", lines=len(source), segments=len(hyps)))
+        source = None
+    show_score(analysis)
+    corpus_analysis.show_diagnosis(key, hyps, streams, settings)
+    frame = corpus_views.segment_frame(analysis, hyps, streams, source)
+    view = st.radio(
+        t("corpus.view"),
+        VIEWS,
+        horizontal=True,
+        format_func=corpus_inputs.choices("corpus.view_"),
+        key=corpus_inputs.kept_widget("co_view", "segments"),
+    )
+    S.keep(st.session_state, "co_view")
+    if view == "segments":
+        corpus_segments.show_segments(key, analysis, frame, hyps, streams, source, settings)
+    elif view == "ngrams":
+        corpus_analysis.show_ngrams(key, hyps, streams, settings)
+    elif view == "words":
+        corpus_analysis.show_words(key, analysis, hyps, streams, settings, source)
+    else:
+        show_lengths(analysis, frame)
+    cols = st.columns(2)
+    shown = frame.drop(columns=list(corpus_views.HIDDEN))
+    controls.download_button(
+        cols[0], t("corpus.download_csv"), lambda: corpus_views.segments_csv(shown), "bleu-segments.csv", "text/csv"
+    )
+    controls.download_button(
+        cols[1],
+        t("corpus.download_json"),
+        lambda: corpus_views.segments_json(analysis, hyps),
+        "bleu-segments.json",
+        "application/json",
+    )
+
+
+link_slot = share.place(files=True)  # the top of the sidebar; filled once the page is drawn
+main()
+link_slot.fill()

@@ -1,0 +1,1 @@
+"""The About page: what BLEU is, and where each page helps."""

@@ -1,0 +1,28 @@
+"""Home: what BLEU is, and where each page helps."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleu_core import sentence_bleu
+from bleu_core.teach.examples import DEFAULT_PRESET
+from pages.shared.i18n import t
+from pages.shared.streamlit_private import ensure_app_navigation
+
+ensure_app_navigation()
+
+st.title(t("app.title"))
+st.markdown(t("home.intro"))
+st.latex(r"\mathrm{BLEU} = \mathrm{BP}\cdot\exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)")
+result = sentence_bleu(DEFAULT_PRESET.candidate, list(DEFAULT_PRESET.references), **DEFAULT_PRESET.options())
+st.markdown(t("home.example", candidate=DEFAULT_PRESET.candidate, score=f"{result.score:.3f}"))
+st.page_link("pages/explain/page.py", label=t("home.link_explain"), icon=":material/search:")
+st.page_link(
+    "pages/explain/page.py", label=t("home.link_present"), icon=":material/slideshow:", query_params={"present": "1"}
+)
+st.page_link(
+    "pages/explain/page.py", label=t("home.link_exercise"), icon=":material/edit_note:", query_params={"exercise": "1"}
+)
+st.page_link("pages/corpus/page.py", label=t("home.link_corpus"), icon=":material/table_chart:")
+st.page_link("pages/compare/page.py", label=t("home.link_compare"), icon=":material/leaderboard:")
+st.page_link("pages/implementations/page.py", label=t("home.link_implementations"), icon=":material/compare_arrows:")

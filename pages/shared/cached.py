@@ -1,0 +1,315 @@
+"""The pages' only way into bleu_core: cached wrappers whose arguments are plain values."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar, cast
+
+import streamlit as st
+
+from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
+from bleu_core.api import check_corpus
+from bleu_core.compare.ranking import Comparison, compare_from_stats
+from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
+from bleu_core.corpus.lint import LintFinding, lint_corpus
+from bleu_core.corpus.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, tallies_from_counts
+from bleu_core.corpus.produced_ngrams import NgramFilter, NgramStat, ProducedLists, Ranking, ngram_stats, produced_lists
+from bleu_core.corpus.relative import RelativeDiagnosis, relative_diagnosis
+from bleu_core.corpus.spelling_twins import Twin, bleu_if_spelled_alike, matches_at_stake, spelling_twins
+from bleu_core.corpus.what_if import WhatIf, replace_segment
+from bleu_core.corpus.word_accuracy import WordCounts, reference_frequencies, word_counts
+from bleu_core.options import make_options
+from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
+from bleu_core.teach.explain import Explanation, explain
+from bleu_core.text import reader
+
+# Caches bounded by size (bleu_core.limits: cache_megabytes): a count of entries, each of a bounded size.
+#: A walkthrough is at most about 1.1 MB pickled (1,000 tokens and 8 references at max n = 8; past the limits
+#: it is summarized to ~0.2 MB whatever the input's size), so 64 of them stay under ~70 MB.
+EXPLAIN_ENTRIES = 64
+#: Uploads larger than this are decoded again on each use instead of cached (a 50 MB upload would otherwise keep
+#: ~60 MB of lines per entry); with 16 entries the decoded files cached stay under ~160 MB.
+DECODE_CACHED_BYTES = 8_000_000
+DECODE_ENTRIES = 16
+
+
+@st.cache_data(max_entries=EXPLAIN_ENTRIES, show_spinner=False)
+def explain_cached(candidate: str, references: tuple[str, ...], options: BleuOptions) -> Explanation:
+    return explain(candidate, list(references), options)
+
+
+def decode_cached(data: bytes, name: str) -> list[str]:
+    """Lines of an uploaded file; raises bleu_core.text.reader.InputFileError with a message for people."""
+    if len(data) > DECODE_CACHED_BYTES:
+        return reader.decode_lines(data, name)
+    return _decode_small(data, name)
+
+
+@st.cache_data(max_entries=DECODE_ENTRIES, show_spinner=False)
+def _decode_small(data: bytes, name: str) -> list[str]:
+    return reader.decode_lines(data, name)
+
+
+Progress = Callable[[float], object]
+T = TypeVar("T")
+
+
+@st.cache_resource
+def _results() -> tuple[threading.Lock, OrderedDict[Hashable, Any]]:
+    """One store shared by all sessions for the results computed with a progress bar.
+
+    ``st.cache_data`` records Streamlit calls made inside a cached function and replays them on a
+    cache hit, which breaks a progress bar created outside; these functions memoize here instead.
+    """
+    return threading.Lock(), OrderedDict()
+
+
+def _remember(key: Hashable, compute: Callable[[], T], limit: int = 48) -> T:
+    lock, store = _results()
+    with lock:
+        if key in store:
+            store.move_to_end(key)
+            return cast(T, store[key])
+    value = compute()
+    with lock:
+        store[key] = value
+        while len(store) > limit:
+            store.popitem(last=False)
+    return value
+
+
+def corpus_key(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> str:
+    """A digest naming a corpus, so cached functions need not hash every line on each rerun."""
+    digest = hashlib.blake2b(digest_size=16)
+    streams: list[Sequence[str | None]] = [hypotheses, *references]
+    for stream in streams:
+        digest.update(str(len(stream)).encode())
+        digest.update("\x1e".join("\x1f" if line is None else line for line in stream).encode("utf-8", "replace"))
+        digest.update(b"\x1d")
+    return digest.hexdigest()
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def corpus_stats_cached(
+    key: str,
+    _hypotheses: list[str],
+    _references: list[list[str | None]],
+    counting: BleuOptions,
+) -> tuple[SegmentStats, int]:
+    """Per-segment statistics of a corpus (``key`` from :func:`corpus_key` stands for the text); ``counting``
+    holds only what statistics depend on (:meth:`BleuOptions.for_counting`), so every weighting shares them."""
+    hyps, streams = check_corpus(_hypotheses, _references)
+    stats, prepared = corpus_statistics(hyps, streams, counting)
+    return stats, prepared.n_refs
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def corpus_analysis_cached(
+    key: str, _hypotheses: list[str], _references: list[list[str | None]], options: BleuOptions
+) -> CorpusAnalysis:
+    stats, n_refs = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
+    return analyze_corpus(stats, options, n_refs)
+
+
+def ngram_tallies_cached(
+    key: str,
+    hypotheses: list[str],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    progress: Progress | None = None,
+) -> NgramTallies:
+    options = options.for_counting()
+    return _remember(
+        ("tallies", key, options),
+        lambda: tallies_from_counts(corpus_ngrams_cached(key, hypotheses, references, options, progress)),
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def lint_cached(
+    key: str, names: tuple[str, ...], _hypotheses: list[str], _references: list[list[str]], tokenize: str
+) -> tuple[LintFinding, ...]:
+    """Input checks for a corpus (``names``: hypothesis file name, then the reference file names)."""
+    return lint_corpus((names[0], _hypotheses), list(zip(names[1:], _references, strict=True)), tokenize)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def script_warnings(candidate: str, references: tuple[str, ...], tokenize: str) -> tuple[str, ...]:
+    """The corpus linter's tokenizer advice (Chinese or Japanese text under 13a, intl or none) for one sentence."""
+    findings = lint_corpus(
+        ("The candidate", [candidate]), [(f"Reference {k + 1}", [ref]) for k, ref in enumerate(references)], tokenize
+    )
+    return tuple(f.message for f in findings if f.code == "cjk")
+
+
+def systems_key(systems: dict[str, list[str]], references: list[list[str | None]]) -> str:
+    """A digest naming several systems (in order, with their names) and their references."""
+    parts = [corpus_key(hyps, []) + name for name, hyps in systems.items()]
+    return corpus_key(parts, references)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def systems_stats_cached(
+    key: str,
+    _systems: dict[str, list[str]],
+    _references: list[list[str | None]],
+    counting: BleuOptions,
+) -> tuple[dict[str, SegmentStats], int]:
+    """Segment statistics of every system; the references are tokenized and counted once for all of them."""
+    for hyps in _systems.values():
+        check_corpus(hyps, _references)
+    prepared = prepare_references(
+        _references, tokenize=counting.tokenize, lowercase=counting.lowercase, max_order=counting.max_order
+    )
+    return {name: segment_statistics(hyps, prepared) for name, hyps in _systems.items()}, prepared.n_refs
+
+
+def _systems_stats(
+    key: str, systems: dict[str, list[str]], references: list[list[str | None]], options: BleuOptions
+) -> tuple[dict[str, SegmentStats], int]:
+    return systems_stats_cached(key, systems, references, options.for_counting())
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def systems_analyses_cached(
+    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], options: BleuOptions
+) -> dict[str, CorpusAnalysis]:
+    stats, n_refs = _systems_stats(key, _systems, _references, options)
+    return {name: analyze_corpus(s, options, n_refs) for name, s in stats.items()}
+
+
+def comparison_cached(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    baseline: str | None,
+    test: str,
+    n_samples: int,
+    seed: int,
+    progress: Progress | None = None,
+) -> Comparison:
+    """Differences to the baseline and every pairwise p-value, from one set of sacreBLEU draws."""
+    stats, _ = _systems_stats(key, systems, references, options)
+    return _remember(
+        ("comparison", key, options, baseline, test, n_samples, seed),
+        lambda: compare_from_stats(
+            stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
+        ),
+    )
+
+
+def characteristic_cached(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    progress: Progress | None = None,
+) -> dict[str, tuple[tuple[NgramContrast, ...], tuple[NgramContrast, ...]]]:
+    options = options.for_counting()
+    return _remember(
+        ("characteristic", key, options),
+        lambda: characteristic_ngrams(systems, references, options, progress=progress),
+    )
+
+
+# Corpus page: the analyses that name words and n-grams share one tokenization and one count per corpus and
+# counting options (kept in the process-wide store: pickling them on every cache hit would cost more than reuse).
+
+
+def corpus_ngrams_cached(
+    key: str,
+    hypotheses: list[str],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    progress: Progress | None = None,
+) -> CorpusNgrams:
+    """The corpus tokenized once and each segment's n-grams counted once (``key`` from :func:`corpus_key`)."""
+    counting = options.for_counting()
+    return _remember(
+        ("corpus_ngrams", key, counting),
+        lambda: count_ngrams(
+            tokenize_corpus(hypotheses, references, counting.tokenize, counting.lowercase), counting.max_order, progress
+        ),
+        limit=8,
+    )
+
+
+def ngram_stats_cached(key: str, counts: CorpusNgrams) -> tuple[NgramStat, ...]:
+    corpus = counts.corpus
+    return _remember(
+        ("ngram_stats", key, corpus.tokenize, corpus.lowercase, counts.max_order), lambda: ngram_stats(counts)
+    )
+
+
+def twins_cached(key: str, counts: CorpusNgrams) -> tuple[Twin, ...]:
+    """The words the system writes with other characters than the references (see spelling_twins)."""
+    corpus = counts.corpus
+    return _remember(
+        ("twins", key, corpus.tokenize, corpus.lowercase, counts.max_order),
+        lambda: spelling_twins(ngram_stats_cached(key, counts)),
+    )
+
+
+def produced_cached(key: str, counts: CorpusNgrams, keep: NgramFilter, rank: Ranking) -> ProducedLists:
+    """The under- and over-produced lists for one filter and ranking (a rerun for another widget reuses them)."""
+    corpus = counts.corpus
+    return _remember(
+        ("produced", key, corpus.tokenize, corpus.lowercase, counts.max_order, keep, rank),
+        lambda: produced_lists(ngram_stats_cached(key, counts), keep, rank, top=25),
+    )
+
+
+def word_counts_cached(key: str, counts: CorpusNgrams) -> tuple[WordCounts, dict[str, int]]:
+    """Unigram counts per segment and the words' frequencies in the test set's references."""
+    corpus = counts.corpus
+    return _remember(
+        ("word_counts", key, corpus.tokenize, corpus.lowercase),
+        lambda: (word_counts(counts), dict(reference_frequencies(counts))),
+    )
+
+
+def ngram_segments_cached(key: str, counts: CorpusNgrams, ngram: tuple[str, ...]) -> tuple[NgramOccurrence, ...]:
+    corpus = counts.corpus
+    return _remember(
+        ("ngram_segments", key, corpus.tokenize, corpus.lowercase, ngram), lambda: ngram_segments(corpus, ngram)
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def what_if_cached(
+    key: str,
+    _hypotheses: list[str],
+    _references: list[list[str | None]],
+    options: BleuOptions,
+    index: int,
+    hypothesis: str,
+) -> WhatIf:
+    """The corpus with segment ``index``'s hypothesis replaced (one statistics row swapped, nothing re-counted)."""
+    stats, n_refs = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
+    return replace_segment(stats, index, hypothesis, [stream[index] for stream in _references], options, n_refs)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def relative_cached(
+    key: str,
+    _hypotheses: list[str],
+    _references: list[list[str | None]],
+    options: BleuOptions,
+    others_key: str,
+    _others: dict[str, list[str]],
+) -> RelativeDiagnosis:
+    """The diagnosis relative to the other systems (``others_key`` from :func:`systems_key`) and to p_n's decay."""
+    analysis = corpus_analysis_cached(key, _hypotheses, _references, options)
+    others = systems_analyses_cached(others_key, _others, _references, options) if _others else {}
+    # Unigram counts are all the words written two ways need (a fifth of the time of counting every order).
+    unigrams = make_options(tokenize=options.tokenize, lowercase=options.lowercase, max_order=1)
+    counts = corpus_ngrams_cached(key, _hypotheses, _references, unigrams)
+    twins = twins_cached(key, counts)
+    respelled = bleu_if_spelled_alike(counts.corpus, analysis.stats, twins, options) if twins else None
+    return relative_diagnosis(
+        analysis, {name: a.result for name, a in others.items()}, respelled, matches_at_stake(twins)
+    )

