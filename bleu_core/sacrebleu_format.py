@@ -18,12 +18,11 @@ import numpy as np
 from bleu_core.compare.resampling import (
     chunked_sums,
     sacrebleu_scores,
-    scalar_brevity_penalty,
     scalar_score,
     statistic_columns,
 )
 from bleu_core.options import BleuOptions
-from bleu_core.stats.scoring import PERCENT, score_statistics
+from bleu_core.stats.scoring import PERCENT, scalar_brevity_penalty, score_statistics
 from bleu_core.stats.segment_stats import SegmentStats
 from bleu_core.version import __version__
 

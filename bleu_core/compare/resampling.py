@@ -50,13 +50,6 @@ def percent_scores(sums: IntArray, options: BleuOptions, precision: FloatType) -
 LOG_OF_ZERO = -9999999999.0
 
 
-def scalar_brevity_penalty(sys_len: int, ref_len: int) -> float:
-    """BP with the C library's exp, as sacreBLEU computes it (NumPy's may differ in the last bit)."""
-    if sys_len >= ref_len:
-        return 1.0
-    return math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-
-
 def scalar_score(precisions: Sequence[float], bp: float, used: int) -> float:
     """BP times the geometric mean of the first ``used`` precisions, in sacreBLEU's scalar arithmetic.
 

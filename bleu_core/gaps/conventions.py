@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bleu_core.i18n import Message, message
+from bleu_core.stats.scoring import scalar_brevity_penalty
+from bleu_core.stats.segment_stats import segment_reference_lengths
 from bleu_core.tokenizers import tokenize_each
 from bleu_core.tools.base import CorpusCounts, count_corpus
 
@@ -176,31 +178,6 @@ def count(corpus: Corpus, point: Conventions, max_order: int) -> CorpusCounts:
     return count_corpus(_tokens(corpus.hypotheses, point), grouped, max_order)
 
 
-def _reference_length(c: int, lengths: Sequence[int], rule: str) -> int:
-    """One segment's r: the closest (ties to the shorter, or to the first listed), or the shortest."""
-    if not lengths:
-        return 0
-    if rule == "shortest":
-        return min(lengths)
-    if rule == "closest-first":
-        diffs = [abs(c - length) for length in lengths]
-        return lengths[diffs.index(min(diffs))]
-    return min(lengths, key=lambda length: (abs(c - length), length))
-
-
-def _brevity_penalty(c: int, r: int, form: str) -> float:
-    if form == "ratio":  # HF: ratio = c/r, BP = exp(1 - 1/ratio); 0 when c or r is 0
-        if c == 0 or r == 0:
-            return 0.0
-        ratio = float(c) / r
-        return 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
-    if form == "zero-when-r-is-0" and r == 0:
-        return 0.0
-    if c >= r:
-        return 1.0
-    return math.exp(1 - r / c) if c > 0 else 0.0
-
-
 def _precisions(matches: Sequence[int], denominators: Sequence[int], point: Conventions) -> list[float | None]:
     """p_n per order after smoothing; None for an order left out (effective order, d2l's skip)."""
     out: list[float | None] = []
@@ -243,11 +220,11 @@ def score_sums(matches: Sequence[int], denominators: Sequence[int], c: int, r: i
                 continue
             p = sys.float_info.min
         terms.append(w * math.log(p))
-    return _brevity_penalty(c, r, point.brevity) * math.exp(math.fsum(terms))
+    return scalar_brevity_penalty(c, r, point.brevity) * math.exp(math.fsum(terms))
 
 
 def _segment_sums(
-    counts: CorpusCounts, point: Conventions, segments: Sequence[int]
+    counts: CorpusCounts, point: Conventions, segments: Sequence[int], rs: Sequence[int]
 ) -> tuple[list[int], list[int], int, int]:
     """Matches, denominators, c and r summed over ``segments``, by ``point``'s rules."""
     orders = range(len(point.weights))
@@ -255,9 +232,7 @@ def _segment_sums(
     matches = [sum(counts.segment_matches[i][n] for i in segments) for n in orders]
     denominators = [sum(max(floor, counts.segment_totals[i][n]) for i in segments) for n in orders]
     c = sum(counts.candidate_lengths[i] for i in segments)
-    r = sum(
-        _reference_length(counts.candidate_lengths[i], counts.reference_lengths[i], point.length_rule) for i in segments
-    )
+    r = sum(int(rs[i]) for i in segments)
     return matches, denominators, c, r
 
 
@@ -265,10 +240,11 @@ def score_counts(counts: CorpusCounts, point: Conventions) -> float:
     """BLEU in [0, 1] of counted text: corpus sums, or the mean of the segments' scores."""
     if counts.segments == 0:
         return 0.0
+    rs = segment_reference_lengths(counts.candidate_lengths, counts.reference_lengths, point.length_rule).tolist()
     if point.aggregation == "mean":
-        scores = [score_sums(*_segment_sums(counts, point, [i]), point) for i in range(counts.segments)]
+        scores = [score_sums(*_segment_sums(counts, point, [i], rs), point) for i in range(counts.segments)]
         return math.fsum(scores) / len(scores)
-    return score_sums(*_segment_sums(counts, point, range(counts.segments)), point)
+    return score_sums(*_segment_sums(counts, point, range(counts.segments), rs), point)
 
 
 def score_conventions(corpus: Corpus, point: Conventions) -> float:

@@ -62,6 +62,30 @@ def brevity_penalty(sys_len: NDArray[np.integer], ref_len: NDArray[np.integer]) 
     return np.where(c < r, np.where(c > 0, short, 0.0), 1.0)
 
 
+#: The forms of the brevity penalty that tools use (:func:`scalar_brevity_penalty`).
+BREVITY_FORMS = ("standard", "ratio", "zero-when-r-is-0", "nltk")
+
+
+def scalar_brevity_penalty(c: int, r: int, form: str = "standard") -> float:
+    """:func:`brevity_penalty` of one c and r with the C library's exp, as sacreBLEU computes it (NumPy's exp
+    may differ in the last bit), or the form one tool writes:
+
+    * ``ratio`` (HF evaluate, tensorflow/nmt): exp(1 - 1/(c/r)), which rounds differently; 0 when c or r is 0;
+    * ``zero-when-r-is-0`` (multi-bleu.perl): 0 when the reference is empty;
+    * ``nltk``: 0 for an empty hypothesis even against an empty reference.
+    """
+    if form == "ratio":
+        if c == 0 or r == 0:
+            return 0.0
+        ratio = float(c) / r
+        return 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+    if (form == "zero-when-r-is-0" and r == 0) or (form == "nltk" and c == 0):
+        return 0.0
+    if c >= r:
+        return 1.0
+    return math.exp(1 - r / c) if c > 0 else 0.0
+
+
 @dataclass(frozen=True, slots=True)
 class _Smoothed:
     """The smoothing step of every row: precisions in the arithmetic asked for, counts for the explanation."""

@@ -22,18 +22,20 @@ from numpy.typing import NDArray
 IntArray = NDArray[np.int64]
 
 
-def closest_reference(hyp_len: IntArray, ref_lengths: IntArray) -> IntArray:
+def closest_reference(hyp_len: IntArray, ref_lengths: IntArray, ties: str = "shorter") -> IntArray:
     """Per segment, the index of the reference whose length is closest to the hypothesis length.
 
-    Ties go to the shorter reference (sacreBLEU, NLTK and the paper), then to the first.  ``ref_lengths`` has
-    one column per reference; -1 marks a missing one (never chosen unless all are missing).
+    Ties go to the shorter reference (sacreBLEU, NLTK and the paper), then to the first; ``ties="first"`` sends
+    them to the first listed (torchmetrics).  ``ref_lengths`` has one column per reference; -1 marks a missing
+    one (never chosen unless all are missing).
     """
     lengths = np.asarray(ref_lengths, dtype=np.int64)
     if lengths.shape[1] == 1:
         return np.zeros(lengths.shape[0], dtype=np.int64)
     diff = np.abs(np.asarray(hyp_len, dtype=np.int64)[:, None] - lengths)
     big = int(lengths.max(initial=0)) + 1
-    rank = np.where(lengths < 0, np.iinfo(np.int64).max, diff * big + lengths)
+    key = diff * big + lengths if ties == "shorter" else diff
+    rank = np.where(lengths < 0, np.iinfo(np.int64).max, key)
     index: IntArray = rank.argmin(axis=1).astype(np.int64)
     return index
 
@@ -44,6 +46,27 @@ def closest_ref_length(hyp_len: IntArray, ref_lengths: IntArray) -> IntArray:
     index = closest_reference(hyp_len, lengths)
     chosen: IntArray = np.take_along_axis(lengths, index[:, None], axis=1)[:, 0].copy()
     return chosen
+
+
+def segment_reference_lengths(
+    candidate_lengths: Sequence[int], lengths: Sequence[Sequence[int]], rule: str = "closest"
+) -> IntArray:
+    """Each segment's r, by a length rule: ``closest`` (ties to the shorter), ``closest-first`` (ties to the first
+    listed: torchmetrics) or ``shortest`` (HF evaluate); 0 for a segment without references."""
+    width = max((len(segment) for segment in lengths), default=0)
+    if width == 0:
+        return np.zeros(len(lengths), dtype=np.int64)
+    padded = np.full((len(lengths), width), -1, dtype=np.int64)
+    for i, segment in enumerate(lengths):
+        padded[i, : len(segment)] = segment
+    if rule == "shortest":
+        chosen: IntArray = np.where(padded < 0, np.iinfo(np.int64).max, padded).min(axis=1)
+    else:
+        index = closest_reference(
+            np.asarray(candidate_lengths, dtype=np.int64), padded, "first" if rule == "closest-first" else "shorter"
+        )
+        chosen = np.take_along_axis(padded, index[:, None], axis=1)[:, 0]
+    return np.where(padded[:, 0] < 0, 0, chosen).astype(np.int64)
 
 
 def ngram_totals(hyp_len: IntArray, max_order: int) -> IntArray:

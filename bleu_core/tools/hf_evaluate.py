@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 from bleu_core.i18n import Message, message
+from bleu_core.stats.scoring import scalar_brevity_penalty
 from bleu_core.tokenizers import tokenize_each, tokenize_line
 from bleu_core.tools.base import (
     SHORTEST,
@@ -63,10 +64,8 @@ def hf_brevity_penalty(translation_length: int, reference_length: int) -> tuple[
     Deviation from :func:`bleu_core.stats.scoring.brevity_penalty`: the form exp(1 - 1/ratio) rounds differently from
     exp(1 - r/c), and ratio and BP are 0 when c or r is 0.
     """
-    if reference_length == 0 or translation_length == 0:
-        return 0.0, 0.0
-    ratio = float(translation_length) / reference_length
-    return ratio, 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+    ratio = float(translation_length) / reference_length if reference_length and translation_length else 0.0
+    return ratio, scalar_brevity_penalty(translation_length, reference_length, "ratio")
 
 
 def _order(n: int, matches: int, possible: int, max_order: int, smooth: bool) -> OrderStep:

@@ -18,6 +18,7 @@ from typing import Any, overload
 import numpy as np
 
 from bleu_core.i18n import Message, message
+from bleu_core.stats.scoring import scalar_brevity_penalty
 from bleu_core.teach.explain import Explanation
 from bleu_core.tools.base import (
     CLOSEST,
@@ -140,11 +141,7 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
 
     Deviation from :func:`bleu_core.stats.scoring.brevity_penalty`: an empty hypothesis gets 0 even when r = 0.
     """
-    if hyp_len > closest_ref_len:
-        return 1.0
-    if hyp_len == 0:
-        return 0.0
-    return math.exp(1 - closest_ref_len / hyp_len)
+    return scalar_brevity_penalty(hyp_len, closest_ref_len, "nltk")
 
 
 def denominators(counts: CorpusCounts | CorpusSums) -> tuple[list[int], list[int]]:

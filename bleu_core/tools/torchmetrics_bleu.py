@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 
 from bleu_core.i18n import message
+from bleu_core.stats.segment_stats import segment_reference_lengths
 from bleu_core.tools.base import (
     CLOSEST_FIRST,
     Implementation,
@@ -52,15 +53,6 @@ IMPLEMENTATION = Implementation(
 )
 
 
-def closest_first(candidate_length: int, lengths: Sequence[int]) -> int:
-    """torchmetrics' reference length: the closest to c, ties going to the FIRST listed reference.
-
-    A deliberate deviation from :func:`bleu_core.stats.segment_stats.closest_reference` (ties to the shorter).
-    """
-    diffs = [abs(candidate_length - length) for length in lengths]
-    return lengths[diffs.index(min(diffs))]
-
-
 def _order(n: int, matches: int, total: int, weight: float, smooth: bool) -> OrderStep:
     if smooth and n > 1 and matches > 0:  # torchmetrics' smoothing: orders 2..N only
         p = (matches + 1) / (total + 1)
@@ -76,7 +68,8 @@ def trace_torchmetrics(
     """torchmetrics' corpus BLEU of token lists, every step kept (``weights``: one per order, as given)."""
     counts = count_corpus(preds, target, len(weights))
     c = counts.candidate_length
-    r = sum(closest_first(len(pred), lengths) for pred, lengths in zip(preds, counts.reference_lengths, strict=True))
+    # torchmetrics' deviation: a tie between two reference lengths goes to the FIRST listed, not the shorter
+    r = int(segment_reference_lengths([len(p) for p in preds], counts.reference_lengths, "closest-first").sum())
     note = length_note(CLOSEST_FIRST, c, counts.reference_lengths, r)
     pairs = zip(counts.matches, counts.totals, weights, strict=True)
     orders = tuple(_order(n, m, t, w, smooth) for n, (m, t, w) in enumerate(pairs, start=1))
