@@ -180,18 +180,20 @@ def _chunks(
     while True:
         first_line = refs[0].count + 1
         ref_chunks = [ref.take(size) for ref in refs]
+        # sacreBLEU reads the references (and splits their fields) before the hypotheses: their faults come first
+        streams = split_references(ref_chunks[0], n_refs, refs[0].name, first_line) if n_refs > 1 else ref_chunks
         hyp_chunks = [hyp.take(size) for hyp in hyps]
         sizes = {len(chunk) for chunk in (*ref_chunks, *hyp_chunks)}
         if len(sizes) > 1:
+            while n_refs > 1 and (more := refs[0].take(size)):  # every reference line's fields, then the counts
+                split_references(more, n_refs, refs[0].name, refs[0].count - len(more) + 1)
             # Only the lengths matter to the reader's check: ranges stand in for the lines.
             counts = [(source.name, cast(Sequence[str], range(source.rest()))) for source in (*refs, *hyps)]
             for hyp in counts[len(refs) :]:
                 check_line_counts(hyp, counts[: len(refs)])
         if sizes == {0}:
             return
-        if n_refs > 1:
-            ref_chunks = split_references(ref_chunks[0], n_refs, refs[0].name, first_line)
-        yield hyp_chunks, ref_chunks
+        yield hyp_chunks, streams
 
 
 def _open_sources(args: argparse.Namespace) -> tuple[list[_Source], list[_Source], list[str]]:

@@ -134,26 +134,30 @@ def tab_row(fields: tuple[str, ...]) -> str:
     return "\t".join(cleaned)
 
 
+#: How often each fault is drawn (independently: about 1 case in 1,000 has two).
+FAULT_RATES = {"lines": 0.03, "byte": 0.02, "fields": 0.01}
+
+
 def make_case(rng: random.Random, folder: Path) -> tuple[list[str], bytes, dict[str, str]]:
     """Write one case's files into ``folder``; its arguments, standard input and environment.
 
-    At most one fault per case (a line count that differs, a byte that is not UTF-8, a wrong ``-nr``): with two,
-    which one a command reports first is a matter of reading order, not of the result.
+    Faults (a line count that differs, a byte that is not UTF-8, a wrong ``-nr``) are drawn one by one, so a
+    case may have several: which one is reported first follows sacreBLEU's reading order.
     """
-    fault = rng.choices(("none", "lines", "byte", "fields"), weights=(94, 3, 2, 1))[0]
+    faults = {name for name, rate in FAULT_RATES.items() if rng.random() < rate}
     size = rng.choice((1, 2, 3, 5, 8, rng.randint(1, 30)))
     n_refs = rng.choice((1, 1, 1, 2, 3))
     refs = [[text_line(rng, None) for _ in range(size)] for _ in range(n_refs)]
     n_systems = rng.choice((1, 1, 1, 2, 3))
     systems = [[text_line(rng, refs[0][i]) for i in range(size)] for _ in range(n_systems)]
-    if fault == "lines":
+    if "lines" in faults:
         systems[-1] = systems[-1][: rng.randint(0, size - 1)]
     args: list[str] = []
     files: dict[str, list[str]] = {}
     tabs = n_refs > 1 and rng.random() < 0.25
     if tabs:  # tab-separated references with -nr
         (folder / "refs.tsv").write_bytes(file_bytes(rng, [tab_row(row) for row in zip(*refs, strict=True)]))
-        args += ["refs.tsv", "-nr", str(n_refs + (fault == "fields"))]
+        args += ["refs.tsv", "-nr", str(n_refs + ("fields" in faults))]
     else:
         files.update((f"ref{k}.txt", ref) for k, ref in enumerate(refs))
         args += list(files)
@@ -167,7 +171,7 @@ def make_case(rng: random.Random, folder: Path) -> tuple[list[str], bytes, dict[
         names = [f"sys{k}.txt" for k in range(n_systems)]
         files.update(zip(names, systems, strict=True))
         args += ["-i", *names]
-    bad = rng.choice(list(files)) if fault == "byte" and not tabs and files else None
+    bad = rng.choice(list(files)) if "byte" in faults and not tabs and files else None
     for name, lines in files.items():
         (folder / name).write_bytes(file_bytes(rng, lines, bad_byte=name == bad))
     if rng.random() < 0.5:
