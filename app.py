@@ -16,7 +16,7 @@ PAGES = {
 }
 navigation = st.navigation(
     [
-        st.Page(f"pages/{name}/page.py", url_path=name, title=t(f"nav.{name}"), icon=icon, default=name == "explain")
+        st.Page(f"pages/{name}.py", url_path=name, title=t(f"nav.{name}"), icon=icon, default=name == "explain")
         for name, icon in PAGES.items()
     ]
 )

@@ -30,8 +30,8 @@ from bleu_core import make_options, prepare_references, segment_statistics
 from bleu_core.compare.ranking import compare_from_stats, rank_systems, ranking_samples
 from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.corpus.ngram_lists import characteristic_ngrams
-from pages.compare import report as compare_report
-from pages.compare import verdict_views
+from pages.compare_page import report as compare_report
+from pages.compare_page import verdict_views
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIRS = {"en-zh": "zh", "en-ja": "char", "cs-en": "13a"}

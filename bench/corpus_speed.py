@@ -27,7 +27,7 @@ from sacrebleu.metrics.bleu import BLEU
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "corpus" / "page.py")
+PAGE = str(ROOT / "pages" / "corpus.py")
 
 
 def data_folder() -> Path:

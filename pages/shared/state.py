@@ -167,7 +167,7 @@ def other_systems(session: Mapping[Any, Any]) -> dict[str, list[str]]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-#: The Explain page's "own text" entry of its example list (pages/explain/page.py's CUSTOM; a test keeps them equal).
+#: The Explain page's "own text" entry of its example list (pages/explain.py's CUSTOM; a test keeps them equal).
 EXPLAIN_CUSTOM = "custom"
 
 

@@ -18,9 +18,10 @@ STREAMLIT_VERSION = "1.67.0"
 def ensure_app_navigation() -> None:
     """Make sure app.py's navigation is in charge before a page renders.
 
-    Because this folder is named ``pages``, a fresh Streamlit server whose first visitor opens a page's own URL
-    (say ``/corpus``) starts in its old multipage mode.  Streamlit leaves that mode once ``st.navigation`` has
-    run, so switch it off and rerun: the rerun goes through app.py and lands on the same page.
+    Because the folder is named ``pages``, a fresh Streamlit server whose first visitor opens a page's own URL
+    (say ``/corpus``) starts in its old multipage mode and runs ``pages/corpus.py`` directly.  Streamlit leaves
+    that mode once ``st.navigation`` has run, so switch it off and rerun: the rerun goes through app.py and
+    lands on the same page.
     """
     from streamlit.runtime.pages_manager import PagesManager
 

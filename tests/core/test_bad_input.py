@@ -32,7 +32,7 @@ from bleu_core.options import mecab_available
 from bleu_core.teach.explain import explain
 from bleu_core.text.reader import InputFileError, check_line_counts, decode_lines
 
-EXPLAIN_PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain" / "page.py")
+EXPLAIN_PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
 
 
 # ----------------------------------------------------------------------------------------------------------------

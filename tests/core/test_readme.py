@@ -1,4 +1,4 @@
-"""The README's Python snippets run as written, and its printed comments say what they print."""
+"""The Python snippets of the README and of docs/ run as written, and their printed comments say what they print."""
 
 from __future__ import annotations
 
@@ -10,8 +10,15 @@ from pathlib import Path
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
+DOCS = sorted((README.parent / "docs").glob("*.md"))
+
+
 def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return [
+        block
+        for page in (README, *DOCS)
+        for block in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    ]
 
 
 def run_block(block: str) -> str:

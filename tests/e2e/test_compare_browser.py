@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.significance import PairedTest
 
-from pages.compare.views import short_names
+from pages.compare_page.views import short_names
 from tests.conftest import Pair
 from tests.e2e.conftest import IDLE, SCREENSHOTS
 from tests.e2e.test_corpus_browser import choose, upload

@@ -15,7 +15,7 @@ from playwright.async_api import async_playwright
 from playwright.sync_api import expect
 
 from bleu_core import paired_test
-from pages.compare.views import short_names
+from pages.compare_page.views import short_names
 from tests.conftest import Pair
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, SCREENSHOTS
 from tests.e2e.test_corpus_browser import file_chip, upload

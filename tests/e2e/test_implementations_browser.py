@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from bleu_core.tools import compare_corpus_implementations, compare_implementations, number
-from pages.implementations.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
+from pages.implementations_page.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
 from tests.e2e.conftest import IDLE
 from tests.e2e.test_corpus_browser import upload
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bleu_core.i18n import catalog, text
-from pages.compare.views import short_names
+from pages.compare_page.views import short_names
 from tests.conftest import Pair
 from tests.e2e.conftest import IDLE, record_console_error
 from tests.e2e.test_corpus_browser import upload

@@ -13,7 +13,7 @@ import pytest
 
 from bleu_core.teach.examples import PRESET_BY_KEY, PRESETS, Preset
 from bleu_core.teach.explain import Explanation, explain, paper_text
-from pages.explain import present
+from pages.explain_page import present
 from tests.e2e.conftest import IDLE, SCREENSHOTS
 
 #: Sizes measured in the page: the smallest text of the main area, its scroll extent, the sidebar.

@@ -17,8 +17,8 @@ from tests.core.test_bad_input import CLEAN_HYP, CLEAN_REF, FILE_CASES, FileCase
 from tests.pages.test_corpus_page import plain
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = str(ROOT / "pages" / "corpus" / "page.py")
-COMPARE = str(ROOT / "pages" / "compare" / "page.py")
+CORPUS = str(ROOT / "pages" / "corpus.py")
+COMPARE = str(ROOT / "pages" / "compare.py")
 CLEAN = bleu_core.corpus_bleu(CLEAN_HYP, [CLEAN_REF])
 
 

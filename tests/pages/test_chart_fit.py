@@ -22,11 +22,11 @@ from bleu_core.progress import ProgressReporter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from bleu_core.teach.explain import explain
 from bleu_core.tools import trace_implementations
-from pages.compare import report as compare_report
-from pages.compare import verdict_views
-from pages.compare import views as compare_views
-from pages.corpus import views as corpus_views
-from pages.implementations import views as implementations_views
+from pages.compare_page import report as compare_report
+from pages.compare_page import verdict_views
+from pages.compare_page import views as compare_views
+from pages.corpus_page import views as corpus_views
+from pages.implementations_page import views as implementations_views
 from pages.shared import views
 from pages.shared.views import TITLE_CHARS, title_lines
 

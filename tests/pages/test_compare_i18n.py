@@ -18,11 +18,11 @@ from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.i18n import catalog
 from bleu_core.progress import ProgressReporter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from pages.compare import report as compare_report
-from pages.compare import verdict_views
+from pages.compare_page import report as compare_report
+from pages.compare_page import verdict_views
 from tests.i18n_check import rendered_labels, untranslated
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare" / "page.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare.py")
 #: User data on the page: the demo systems' names.
 SYSTEM_NAMES = tuple(DEMO_SYSTEMS)
 DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]

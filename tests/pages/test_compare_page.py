@@ -24,13 +24,13 @@ from bleu_core.compare.significance import _system_statistics
 from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.progress import ProgressReporter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from pages.compare import report as compare_report
-from pages.compare import verdict_views
-from pages.compare.views import short_names
+from pages.compare_page import report as compare_report
+from pages.compare_page import verdict_views
+from pages.compare_page.views import short_names
 from tests.conftest import Pair
 from tests.pages.test_corpus_page import plain
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare" / "page.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare.py")
 DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]
 
 

@@ -15,7 +15,7 @@ from bleu_core import corpus_bleu
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from tests.conftest import Pair
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "corpus" / "page.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "corpus.py")
 DEMO_REFS = [list(stream) for stream in DEMO_REFERENCES]
 
 

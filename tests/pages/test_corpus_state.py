@@ -18,7 +18,7 @@ from tests.i18n_check import rendered_labels, untranslated
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
-CORPUS = str(ROOT / "pages" / "corpus" / "page.py")
+CORPUS = str(ROOT / "pages" / "corpus.py")
 HYPS = list(DEMO_SYSTEMS["literal"])
 REFS = [list(stream) for stream in DEMO_REFERENCES]
 
@@ -48,12 +48,12 @@ def upload_demo_files(at: AppTest) -> AppTest:
 
 
 def test_uploads_survive_a_visit_to_explain() -> None:
-    at = upload_demo_files(app_on("pages/corpus/page.py"))
+    at = upload_demo_files(app_on("pages/corpus.py"))
     expected = f"{sacrebleu.corpus_bleu(HYPS, REFS).score:.2f}"
     assert metric(at, "BLEU ×100") == expected
-    at.switch_page("pages/explain/page.py").run()
+    at.switch_page("pages/explain.py").run()
     assert not at.exception
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     assert not at.exception
     assert at.radio(key="co_mode").value == "upload"
     assert metric(at, "BLEU ×100") == expected
@@ -71,20 +71,20 @@ def test_uploads_survive_a_visit_to_explain() -> None:
 
 
 def test_settings_chosen_on_corpus_are_in_force_on_compare() -> None:
-    at = app_on("pages/corpus/page.py")
+    at = app_on("pages/corpus.py")
     at.selectbox(key="bleu_tokenize").set_value("intl").run()
     at.checkbox(key="bleu_lowercase").check().run()
     assert any("tok:intl" in c.value and "case:lc" in c.value for c in at.code)
-    at.switch_page("pages/compare/page.py").run()
+    at.switch_page("pages/compare.py").run()
     assert not at.exception
     assert at.selectbox(key="bleu_tokenize").value == "intl"
     assert at.checkbox(key="bleu_lowercase").value is True
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     assert at.selectbox(key="bleu_tokenize").value == "intl"
 
 
 def test_send_a_segment_to_explain() -> None:
-    at = app_on("pages/corpus/page.py")
+    at = app_on("pages/corpus.py")
     at.selectbox(key="co_sort").set_value("segment").run()
     at.number_input(key="co_segment").set_value(4).run()
     at.button(key="co_send_explain").click().run()
@@ -95,7 +95,7 @@ def test_send_a_segment_to_explain() -> None:
 
 
 def test_explain_keeps_its_own_text_entry() -> None:
-    source = (ROOT / "pages" / "explain" / "page.py").read_text(encoding="utf-8")
+    source = (ROOT / "pages" / "explain.py").read_text(encoding="utf-8")
     assert f'CUSTOM = "{S.EXPLAIN_CUSTOM}"' in source
 
 
@@ -167,7 +167,7 @@ def test_the_corpus_page_speaks_chinese(view: str) -> None:
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["ui_language"] = "zh"
     at.run()
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     at.radio(key="co_view").set_value(view).run()
     assert not at.exception
     assert untranslated(rendered_labels(at)) == {}
@@ -208,7 +208,7 @@ def pasted_in_chinese(hypotheses: str, reference: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["ui_language"] = "zh"
     at.run()
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     at.radio(key="co_mode").set_value("paste").run()
     at.text_area(key="co_paste_hyp").set_value(hypotheses).run()
     at.text_area(key="co_paste_ref0").set_value(reference).run()
@@ -224,7 +224,7 @@ def test_linter_findings_speak_chinese() -> None:
 
 def compare_with_uploaded_demo() -> AppTest:
     """The Compare page through app.py, the demo systems and references uploaded as files."""
-    at = app_on("pages/compare/page.py")
+    at = app_on("pages/compare.py")
     at.radio(key="cmp_mode").set_value("upload").run()
     at.file_uploader(key="cmp_systems").set_value(
         [(f"{name}.txt", text_bytes(list(lines)), "text/plain") for name, lines in DEMO_SYSTEMS.items()]
@@ -241,9 +241,9 @@ def test_compare_uploads_survive_a_visit_to_corpus_and_feed_its_diagnosis() -> N
     assert not at.exception
     before = [str(df.value.to_dict()) for df in at.dataframe]
     assert set(S.other_systems(at.session_state)) == set(DEMO_SYSTEMS)
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     assert not at.exception
-    at.switch_page("pages/compare/page.py").run()
+    at.switch_page("pages/compare.py").run()
     assert not at.exception
     assert at.radio(key="cmp_mode").value == "upload"
     assert any("ref0\\.txt" in c.value for c in at.caption), [c.value for c in at.caption]
@@ -253,7 +253,7 @@ def test_compare_uploads_survive_a_visit_to_corpus_and_feed_its_diagnosis() -> N
 
 
 def test_a_language_switch_keeps_the_files_and_every_setting() -> None:
-    at = upload_demo_files(app_on("pages/corpus/page.py"))
+    at = upload_demo_files(app_on("pages/corpus.py"))
     at.selectbox(key=S.settings_key("smooth")).set_value("none")
     at.checkbox(key=S.settings_key("lowercase")).check().run()
     shown = [m.value for m in at.metric]
@@ -286,8 +286,8 @@ def test_a_language_switch_keeps_compare_settings_and_uploads() -> None:
 
 
 def test_implementations_opens_its_corpus_mode_on_the_files_loaded_on_corpus() -> None:
-    at = upload_demo_files(app_on("pages/corpus/page.py"))
-    at.switch_page("pages/implementations/page.py").run()
+    at = upload_demo_files(app_on("pages/corpus.py"))
+    at.switch_page("pages/implementations.py").run()
     at.segmented_control(key="im_mode").set_value("corpus").run()
     assert not at.exception
     kept = next(c.value for c in at.caption if "loaded earlier in this session" in c.value)
@@ -299,13 +299,13 @@ def test_implementations_opens_its_corpus_mode_on_the_files_loaded_on_corpus() -
 
 def test_files_uploaded_on_implementations_open_the_corpus_page() -> None:
     hyps, refs = ["the cat sat on the mat", "it rained all day"], ["the cat is on the mat", "it rained all day long"]
-    at = app_on("pages/implementations/page.py")
+    at = app_on("pages/implementations.py")
     at.segmented_control(key="im_mode").set_value("corpus").run()
     at.file_uploader(key="im_hypothesis_file").set_value(("mine.txt", text_bytes(hyps), "text/plain"))
     at.file_uploader(key="im_reference_files").set_value([("theirs.txt", text_bytes(refs), "text/plain")])
     at.run()
     assert not at.exception
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     at.radio(key="co_mode").set_value("upload").run()
     assert not at.exception
     assert metric(at, "BLEU ×100") == f"{sacrebleu.corpus_bleu(hyps, [refs]).score:.2f}"

@@ -27,7 +27,7 @@ PAGES = Path(__file__).resolve().parents[2] / "pages"
     ],
 )
 def test_download_buttons_do_not_rerun_the_page(page: str, labels: list[str]) -> None:
-    at = AppTest.from_file(str(PAGES / page / "page.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(PAGES / f"{page}.py"), default_timeout=120).run()
     buttons = at.get("download_button")
     assert [b.proto.label for b in buttons] == labels
     assert [b.proto.label for b in buttons if not b.proto.ignore_rerun] == []

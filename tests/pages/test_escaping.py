@@ -19,9 +19,9 @@ from bleu_core.i18n import LANGUAGES, Message
 from bleu_core.limits import LIMITS
 from bleu_core.options import make_options
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from pages.compare import views as compare_views
-from pages.explain.link import OWN, parse_link, resolve
-from pages.implementations import views as implementations_views
+from pages.compare_page import views as compare_views
+from pages.explain_page.link import OWN, parse_link, resolve
+from pages.implementations_page import views as implementations_views
 from pages.shared.state import MAX_ORDER_LIMIT, link_length, parse_implementations_query
 from pages.shared.views import WORD_JOINER, csv_safe, echo, frame_csv, md_escape
 

@@ -13,10 +13,10 @@ from bleu_core.teach.examples import PRESETS, Preset
 from bleu_core.teach.exercise_checks import MISTAKES, Quantity, exercise_steps, expected_value, mistaken_values
 from bleu_core.teach.exercises import exercise_from_preset, generate_exercise
 from bleu_core.teach.explain import Explanation
-from pages.explain.exercise import SEED_CEILING
+from pages.explain_page.exercise import SEED_CEILING
 from tests.i18n_check import rendered_labels, untranslated
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain" / "page.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
 
 
 def page(**query: str | list[str]) -> AppTest:

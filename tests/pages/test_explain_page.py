@@ -11,13 +11,13 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.teach.examples import PRESET_BY_KEY, PRESETS, Preset
 from bleu_core.teach.explain import Explanation, explain, paper_text
-from pages.explain import present
-from pages.explain.link import build_link, preset_values
+from pages.explain_page import present
+from pages.explain_page.link import build_link, preset_values
 from pages.shared import views
 from tests.i18n_check import rendered_labels, untranslated
 from tests.pages.test_present_real import shown_tables
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain" / "page.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
 
 
 def page(query: dict[str, str | list[str]] | None = None) -> AppTest:

@@ -24,7 +24,7 @@ EVIL_NAME = f"{EVIL_LINK} {EVIL_IMAGE} <b>x</b>\r- item.txt"
 
 
 def page(name: str, **query: str | list[str]) -> AppTest:
-    at = AppTest.from_file(str(PAGES / name / "page.py"), default_timeout=120)
+    at = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=120)
     for key, value in query.items():
         at.query_params[key] = value
     return at.run()

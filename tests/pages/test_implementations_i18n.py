@@ -13,11 +13,11 @@ from streamlit.testing.v1 import AppTest
 import pages.shared.i18n
 from bleu_core.gaps.mistakes import MistakeCheck, common_mistakes
 from bleu_core.i18n import catalog
-from pages.implementations.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
+from pages.implementations_page.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
 from pages.shared import state as S
 from tests.i18n_check import rendered_labels, untranslated
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations" / "page.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations.py")
 RAW_KEY = re.compile(r"\b[a-z_]+\.[a-z0-9_\-]+\b")
 HOSTILE = "The cat sat on the mat."
 #: User data on the page: the words of the example and of the texts typed below, and the uploaded file names.

@@ -14,11 +14,11 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.gaps.mistakes import common_mistakes
 from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations, compare_implementations, number
-from pages.implementations.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES, HIGHLIGHT
+from pages.implementations_page.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES, HIGHLIGHT
 from pages.shared.views import md_escape
 from tests.pages.test_corpus_page import plain
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations" / "page.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "implementations.py")
 
 
 def page() -> AppTest:
@@ -189,7 +189,7 @@ def test_a_sentence_only_tool_names_its_mean_instead_of_a_bare_n_a() -> None:
     from bleu_core.gaps.waterfall import PIPELINE, corpus_waterfalls
     from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
     from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations, trace_implementation
-    from pages.implementations.views import scores_frame
+    from pages.implementations_page.views import scores_frame
 
     hyps, streams = list(DEMO_SYSTEMS["literal"]), [list(s) for s in DEMO_REFERENCES]
     rows = compare_corpus_implementations(hyps, streams)

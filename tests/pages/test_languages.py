@@ -11,17 +11,17 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.i18n import catalog
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS, PRESETS
-from pages.implementations.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
+from pages.implementations_page.views import EXAMPLE_CANDIDATE, EXAMPLE_REFERENCES
 from pages.shared.i18n import LANGUAGE, SWITCH
 from tests.i18n_check import rendered_labels, untranslated
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = [
-    "pages/explain/page.py",
-    "pages/corpus/page.py",
-    "pages/compare/page.py",
-    "pages/implementations/page.py",
-    "pages/home/page.py",
+    "pages/explain.py",
+    "pages/corpus.py",
+    "pages/compare.py",
+    "pages/implementations.py",
+    "pages/home.py",
 ]
 EXAMPLES = [
     *(line for lines in DEMO_SYSTEMS.values() for line in lines),
@@ -54,7 +54,7 @@ def test_every_page_speaks_chinese(page: str) -> None:
 
 
 def test_the_switch_changes_the_language() -> None:
-    at = app_in("zh", "pages/home/page.py")
+    at = app_in("zh", "pages/home.py")
     assert at.title[0].value == catalog("zh")["app.title"]
     at.session_state[SWITCH] = "en"  # what a click on "English" leaves, before the switch's callback runs
     at.session_state[LANGUAGE] = "en"

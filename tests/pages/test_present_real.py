@@ -18,7 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.teach.explain import explain
-from pages.explain import present
+from pages.explain_page import present
 from pages.shared import views
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
@@ -76,7 +76,7 @@ def shown_tables(at: AppTest) -> list[list[list[str]]]:
 
 
 def page(query: dict[str, str | list[str]]) -> AppTest:
-    at = AppTest.from_file(str(PAGES / "explain" / "page.py"), default_timeout=60)
+    at = AppTest.from_file(str(PAGES / "explain.py"), default_timeout=60)
     for key, value in query.items():
         at.query_params[key] = value
     return at.run()
@@ -221,7 +221,7 @@ def test_explain_copy_link_is_the_page_link() -> None:
 
 @pytest.mark.parametrize("name", ["corpus", "compare", "implementations"])
 def test_other_pages_have_the_copy_link(name: str) -> None:
-    at = AppTest.from_file(str(PAGES / name / "page.py"), default_timeout=120)
+    at = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=120)
     at.query_params["lang"] = "zh"
     at.run()
     assert not at.exception

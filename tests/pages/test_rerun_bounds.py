@@ -43,7 +43,7 @@ def fifty_systems() -> tuple[list[tuple[str, bytes, str]], list[tuple[str, bytes
 def test_fifty_systems_at_alpha_0001_refuse_the_ranking_and_keep_the_table() -> None:
     """The ranking asked for 2,450,000 resamples (about 49 GB) whatever the widget's 100,000 limit."""
     assert ranking_samples(50, 1000, 0.001) == 2_450_000
-    at = AppTest.from_file(str(PAGES / "compare" / "page.py"), default_timeout=120)
+    at = AppTest.from_file(str(PAGES / "compare.py"), default_timeout=120)
     at.session_state["cmp_alpha"] = 0.001
     at.run()
     at.radio(key="cmp_mode").set_value("upload").run()
@@ -60,7 +60,7 @@ def test_fifty_systems_at_alpha_0001_refuse_the_ranking_and_keep_the_table() -> 
 
 
 def test_a_table_past_the_limit_is_an_error_not_a_stall() -> None:
-    at = AppTest.from_file(str(PAGES / "compare" / "page.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(PAGES / "compare.py"), default_timeout=120).run()
     at.radio(key="cmp_mode").set_value("upload").run()
     systems, reference = fifty_systems()
     at.file_uploader(key="cmp_systems").set_value(systems)
@@ -100,7 +100,7 @@ def test_a_pasted_200000_token_pair_reruns_within_three_times_the_default_exampl
     for name in ("markdown_report", "tables_csv"):  # downloads are built when clicked, never by a rerun
         original = getattr(views, name)
         monkeypatch.setattr(views, name, lambda *a, _f=original, _n=name, **k: built.append(_n) or _f(*a, **k))
-    at = AppTest.from_file(str(PAGES / "explain" / "page.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(PAGES / "explain.py"), default_timeout=120).run()
     default = fastest_rerun(at)
     candidate, reference = hostile_pair()
     at.text_input(key="ex_candidate").set_value(candidate)
@@ -122,7 +122,7 @@ def test_a_pasted_200000_token_pair_reruns_within_three_times_the_default_exampl
 
 def test_a_long_sentences_highlights_are_built_only_when_asked_for() -> None:
     candidate, reference = hostile_pair(300)
-    at = AppTest.from_file(str(PAGES / "explain" / "page.py"), default_timeout=60).run()
+    at = AppTest.from_file(str(PAGES / "explain.py"), default_timeout=60).run()
     at.text_input(key="ex_candidate").set_value(candidate)
     at.text_area(key="ex_references").set_value(reference).run()
     assert not at.get("html")
@@ -143,7 +143,7 @@ def test_chart_keys_are_the_counts_not_the_trace() -> None:
 
 def test_presentation_mode_of_a_long_text_shows_the_preview_and_says_so() -> None:
     candidate, reference = hostile_pair(20_000)
-    at = AppTest.from_file(str(PAGES / "explain" / "page.py"), default_timeout=60).run()
+    at = AppTest.from_file(str(PAGES / "explain.py"), default_timeout=60).run()
     at.text_input(key="ex_candidate").set_value(candidate)
     at.text_area(key="ex_references").set_value(reference).run()
     at.session_state[S.PRESENT] = True

@@ -13,7 +13,7 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-from pages.compare.views import better_labels
+from pages.compare_page.views import better_labels
 from pages.shared import state as S
 from tests.pages.test_corpus_state import app_on, metric
 
@@ -26,7 +26,7 @@ def open_on_explain(at: AppTest) -> AppTest:
     at.button(key="co_send_explain").click().run()
     assert not at.exception
     assert at.title[0].value == "Explain BLEU, step by step"  # the button opened Explain
-    at.switch_page("pages/explain/page.py").run()
+    at.switch_page("pages/explain.py").run()
     assert not at.exception
     return at
 
@@ -40,7 +40,7 @@ def buttons(at: AppTest) -> dict[str, str]:
 
 
 def corpus_with_edit(segment: int, edit: str) -> AppTest:
-    at = app_on("pages/corpus/page.py")
+    at = app_on("pages/corpus.py")
     at.selectbox(key="co_sort").set_value("segment").run()
     at.number_input(key=S.CORPUS_SEGMENT).set_value(segment).run()
     at.text_area(key=S.edit_key(segment - 1)).set_value(edit).run()
@@ -62,7 +62,7 @@ def test_segment_and_edit_survive_the_round_trip_by_the_way_back() -> None:
     assert not at.exception
     assert at.title[0].value.startswith("Corpus BLEU"), ([i.value for i in at.info], [b.label for b in at.button])
     assert at.number_input(key=S.CORPUS_SEGMENT).value == 3
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     assert at.radio(key="co_view").value == "segments"
     assert at.number_input(key=S.CORPUS_SEGMENT).value == 3
     assert at.text_area(key=S.edit_key(2)).value == edit
@@ -75,16 +75,16 @@ def test_segment_and_edit_survive_the_round_trip_by_the_way_back() -> None:
 
 def test_segment_and_edit_survive_a_visit_by_the_menu() -> None:
     at = corpus_with_edit(2, "the edited second segment")
-    at.switch_page("pages/explain/page.py").run()
+    at.switch_page("pages/explain.py").run()
     assert S.BACK_TO_CORPUS not in buttons(at)  # Explain was not opened from the segment: no way back
-    at.switch_page("pages/corpus/page.py").run()
+    at.switch_page("pages/corpus.py").run()
     assert not at.exception
     assert at.number_input(key=S.CORPUS_SEGMENT).value == 2
     assert at.text_area(key=S.edit_key(1)).value == "the edited second segment"
 
 
 def test_way_back_names_an_unedited_segment_and_ends_with_an_example() -> None:
-    at = app_on("pages/corpus/page.py")
+    at = app_on("pages/corpus.py")
     at.selectbox(key="co_sort").set_value("segment").run()
     at.number_input(key=S.CORPUS_SEGMENT).set_value(4).run()
     open_on_explain(at)
@@ -105,11 +105,11 @@ def test_edits_belong_to_their_corpus() -> None:
 
 
 def test_way_back_in_chinese() -> None:
-    at = app_on("pages/corpus/page.py")
+    at = app_on("pages/corpus.py")
     at.sidebar.segmented_control(key="ui_language_switch").set_value("zh").run()
     at.number_input(key=S.CORPUS_SEGMENT).set_value(5).run()
     at.button(key="co_send_explain").click().run()
-    at.switch_page("pages/explain/page.py").run()
+    at.switch_page("pages/explain.py").run()
     assert not at.exception
     assert buttons(at)[S.BACK_TO_CORPUS] == "返回“语料分析”的第 5 个句段"
 
@@ -120,7 +120,7 @@ TYPED = ("the quick brown fox jumps over the dog", "the quick brown fox jumped o
 
 
 def implementations_with_typed_sentence() -> AppTest:
-    at = app_on("pages/implementations/page.py")
+    at = app_on("pages/implementations.py")
     at.text_input(key="im_candidate").set_value(TYPED[0])
     at.text_area(key="im_references").set_value(TYPED[1]).run()
     assert not at.exception
@@ -146,8 +146,8 @@ def test_typed_sentence_survives_corpus_mode() -> None:
 def test_typed_sentence_and_mode_survive_a_visit_to_another_page() -> None:
     at = implementations_with_typed_sentence()
     at.selectbox(key=S.tool_key("second", "sentence")).set_value("torchmetrics").run()
-    at.switch_page("pages/explain/page.py").run()
-    at.switch_page("pages/implementations/page.py").run()
+    at.switch_page("pages/explain.py").run()
+    at.switch_page("pages/implementations.py").run()
     assert not at.exception
     assert_typed_sentence_shown(at)
     assert at.selectbox(key=S.tool_key("second", "sentence")).value == "torchmetrics"
@@ -197,7 +197,7 @@ def scatter_legend(at: AppTest) -> list[str]:
 
 
 def test_a_new_pair_opens_on_a_segment_of_its_own_list() -> None:
-    at = app_on("pages/compare/page.py")
+    at = app_on("pages/compare.py")
     assert (at.selectbox(key="cmp_a").value, at.selectbox(key="cmp_b").value) == ("careful", "literal")
     first_list = differ_most("careful", "literal")
     assert at.number_input(key=S.COMPARE_SEGMENT).value == first_list[0]
@@ -215,7 +215,7 @@ def test_a_new_pair_opens_on_a_segment_of_its_own_list() -> None:
 
 
 def test_scatter_legend_names_the_systems() -> None:
-    at = app_on("pages/compare/page.py")
+    at = app_on("pages/compare.py")
     assert scatter_legend(at) == ["careful better", "literal better", "tie"]
     at.sidebar.segmented_control(key="ui_language_switch").set_value("zh").run()
     assert scatter_legend(at) == ["careful 更好", "literal 更好", "持平"]

@@ -6,8 +6,8 @@ import json
 from itertools import combinations
 
 from bleu_core.compare.ranking import SystemRank, corrected_p_values, rank_ranges, significantly_better
-from pages.compare import verdict_views
-from pages.compare.report import nice_ticks
+from pages.compare_page import verdict_views
+from pages.compare_page.report import nice_ticks
 
 
 def domains(node: object) -> list[object]:

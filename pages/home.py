@@ -16,13 +16,13 @@ st.markdown(t("home.intro"))
 st.latex(r"\mathrm{BLEU} = \mathrm{BP}\cdot\exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)")
 result = sentence_bleu(DEFAULT_PRESET.candidate, list(DEFAULT_PRESET.references), **DEFAULT_PRESET.options())
 st.markdown(t("home.example", candidate=DEFAULT_PRESET.candidate, score=f"{result.score:.3f}"))
-st.page_link("pages/explain/page.py", label=t("home.link_explain"), icon=":material/search:")
+st.page_link("pages/explain.py", label=t("home.link_explain"), icon=":material/search:")
 st.page_link(
-    "pages/explain/page.py", label=t("home.link_present"), icon=":material/slideshow:", query_params={"present": "1"}
+    "pages/explain.py", label=t("home.link_present"), icon=":material/slideshow:", query_params={"present": "1"}
 )
 st.page_link(
-    "pages/explain/page.py", label=t("home.link_exercise"), icon=":material/edit_note:", query_params={"exercise": "1"}
+    "pages/explain.py", label=t("home.link_exercise"), icon=":material/edit_note:", query_params={"exercise": "1"}
 )
-st.page_link("pages/corpus/page.py", label=t("home.link_corpus"), icon=":material/table_chart:")
-st.page_link("pages/compare/page.py", label=t("home.link_compare"), icon=":material/leaderboard:")
-st.page_link("pages/implementations/page.py", label=t("home.link_implementations"), icon=":material/compare_arrows:")
+st.page_link("pages/corpus.py", label=t("home.link_corpus"), icon=":material/table_chart:")
+st.page_link("pages/compare.py", label=t("home.link_compare"), icon=":material/leaderboard:")
+st.page_link("pages/implementations.py", label=t("home.link_implementations"), icon=":material/compare_arrows:")

@@ -13,9 +13,9 @@ from bleu_core.teach.examples import PRESET_BY_KEY, PRESETS, Preset
 from bleu_core.teach.explain import paper_text, smoothing_alternatives
 from bleu_core.text.reader import InputFileError
 from bleu_core.tools.nltk_bleu import nltk_smoothing_scores
-from pages.corpus.segments import way_back
-from pages.explain import exercise, present
-from pages.explain import link as explain_link
+from pages.corpus_page.segments import way_back
+from pages.explain_page import exercise, present
+from pages.explain_page import link as explain_link
 from pages.shared import cached, controls, share, views, walkthrough
 from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t, with_language
@@ -151,7 +151,7 @@ def on_upload(kind: str) -> None:
 
 
 def initialize() -> list[str]:
-    """First run of a session: the state from the link (:mod:`pages.explain.link`); the problems with it."""
+    """First run of a session: the state from the link (:mod:`pages.explain_page.link`); the problems with it."""
     # (widget values are gone after a visit to another page: then the link, or the defaults, load again)
     if st.session_state.get(S.LOADED) and S.CANDIDATE in st.session_state:
         return []

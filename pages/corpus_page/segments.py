@@ -13,17 +13,17 @@ from streamlit.errors import StreamlitAPIException
 
 from bleu_core.corpus.diagnosis import CorpusAnalysis
 from bleu_core.options import BleuOptions
-from pages.corpus import analysis_views as corpus_analysis_views
-from pages.corpus import views as corpus_views
-from pages.corpus.inputs import choices
+from pages.corpus_page import analysis_views as corpus_analysis_views
+from pages.corpus_page import views as corpus_views
+from pages.corpus_page.inputs import choices
 from pages.shared import cached, views, walkthrough
 from pages.shared import state as S
 from pages.shared.i18n import t
 
 #: Rows listed in the segment table (the downloads hold every segment).
 TABLE_ROWS = 5_000
-EXPLAIN_PAGE = "pages/explain/page.py"
-CORPUS_PAGE = "pages/corpus/page.py"
+EXPLAIN_PAGE = "pages/explain.py"
+CORPUS_PAGE = "pages/corpus.py"
 
 
 def _on_table_select() -> None:

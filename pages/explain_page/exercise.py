@@ -19,7 +19,7 @@ from bleu_core.teach.examples import DEFAULT_PRESET, PRESET_BY_KEY, PRESETS
 from bleu_core.teach.exercise_checks import Quantity, Verdict, check_answer, exercise_steps, expected_value
 from bleu_core.teach.exercises import TRAPS, Exercise, exercise_from_preset, exercise_from_text, generate_exercise
 from bleu_core.teach.explain import Explanation
-from pages.explain.link import build_link, whole_number
+from pages.explain_page.link import build_link, whole_number
 from pages.shared import cached
 from pages.shared.i18n import language, t, with_language
 from pages.shared.state import link_too_long

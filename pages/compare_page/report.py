@@ -17,7 +17,7 @@ import pandas as pd
 
 from bleu_core.compare.ranking import Comparison, SystemRank
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
-from pages.compare import verdict_views
+from pages.compare_page import verdict_views
 
 WIDTH, LABEL_WIDTH, ROW, TOP, BOTTOM = 760, 190, 24, 30, 40
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")

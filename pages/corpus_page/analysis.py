@@ -23,9 +23,9 @@ from bleu_core.corpus.word_accuracy import (
 )
 from bleu_core.options import BleuOptions
 from bleu_core.text.reader import InputFileError
-from pages.corpus import analysis_views as corpus_analysis_views
-from pages.corpus.inputs import choices
-from pages.corpus.views import MISSING
+from pages.corpus_page import analysis_views as corpus_analysis_views
+from pages.corpus_page.inputs import choices
+from pages.corpus_page.views import MISSING
 from pages.shared import cached, charts, views
 from pages.shared import state as S
 from pages.shared.i18n import error_text, t

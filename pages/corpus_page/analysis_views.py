@@ -14,7 +14,7 @@ from bleu_core.corpus.spelling_twins import Twin
 from bleu_core.corpus.what_if import WhatIf
 from bleu_core.corpus.word_accuracy import WordBucket
 from bleu_core.stats.corpus_ngrams import NgramOccurrence, TokenizedCorpus
-from pages.corpus.views import MISSING, fixed
+from pages.corpus_page.views import MISSING, fixed
 from pages.shared.views import chart_title
 
 Label = Callable[[WordBucket], str]

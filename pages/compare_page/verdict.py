@@ -16,9 +16,9 @@ from bleu_core.corpus.diagnosis import CorpusAnalysis
 from bleu_core.i18n import text
 from bleu_core.limits import LimitExceeded
 from bleu_core.options import BleuOptions
-from pages.compare import report as compare_report
-from pages.compare import verdict_views
-from pages.compare import views as compare_views
+from pages.compare_page import report as compare_report
+from pages.compare_page import verdict_views
+from pages.compare_page import views as compare_views
 from pages.shared import cached, charts, controls, views
 from pages.shared.i18n import language, t
 

@@ -6,10 +6,10 @@ import streamlit as st
 
 from bleu_core.corpus.diagnosis import CorpusAnalysis, length_buckets
 from bleu_core.corpus.lint import LintFinding
-from pages.corpus import analysis as corpus_analysis
-from pages.corpus import inputs as corpus_inputs
-from pages.corpus import segments as corpus_segments
-from pages.corpus import views as corpus_views
+from pages.corpus_page import analysis as corpus_analysis
+from pages.corpus_page import inputs as corpus_inputs
+from pages.corpus_page import segments as corpus_segments
+from pages.corpus_page import views as corpus_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
 from pages.shared.i18n import language, t

@@ -11,8 +11,8 @@ from bleu_core.corpus.diagnosis import length_buckets
 from bleu_core.options import BleuOptions
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.text.reader import InputFileError
-from pages.compare import verdict
-from pages.compare import views as compare_views
+from pages.compare_page import verdict
+from pages.compare_page import views as compare_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t

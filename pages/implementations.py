@@ -26,8 +26,8 @@ from bleu_core.tools import (
     compare_implementations,
     trace_implementations,
 )
-from pages.compare.verdict import option_labels
-from pages.implementations import views as iv
+from pages.compare_page.verdict import option_labels
+from pages.implementations_page import views as iv
 from pages.shared import cached, charts, share, views
 from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t, with_language

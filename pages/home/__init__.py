@@ -1,1 +1,0 @@
-"""The About page: what BLEU is, and where each page helps."""
