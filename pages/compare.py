@@ -18,8 +18,6 @@ from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t
 from pages.shared.streamlit_private import ensure_app_navigation
 
-ensure_app_navigation()
-
 DEMO, UPLOAD = "demo", "upload"
 
 
@@ -289,15 +287,21 @@ def render(
     show_details(analyses, systems, references, source, settings, key)
 
 
-link_slot = share.place(files=True)
-st.title(t("compare.title"))
-st.caption(t("compare.caption"))
-systems, references, source = read_inputs()
-settings = controls.bleu_settings("cmp")
-if not references or len(systems) < 2:
-    st.info(t("compare.waiting"))
-elif settings is not None:
-    render(systems, references, source, settings)
-else:  # every weight is 0 (the sidebar says so too)
-    st.error(t("settings.all_zero"), icon=":material/error:")
-link_slot.fill()
+def main() -> None:
+    """The page: systems and references, the verdict and the detail views, then the link."""
+    ensure_app_navigation()
+    link_slot = share.place(files=True)
+    st.title(t("compare.title"))
+    st.caption(t("compare.caption"))
+    systems, references, source = read_inputs()
+    settings = controls.bleu_settings("cmp")
+    if not references or len(systems) < 2:
+        st.info(t("compare.waiting"))
+    elif settings is not None:
+        render(systems, references, source, settings)
+    else:  # every weight is 0 (the sidebar says so too)
+        st.error(t("settings.all_zero"), icon=":material/error:")
+    link_slot.fill()
+
+
+main()

@@ -15,8 +15,6 @@ from pages.shared import state as S
 from pages.shared.i18n import language, t
 from pages.shared.streamlit_private import ensure_app_navigation
 
-ensure_app_navigation()
-
 LEVELS = {"error": st.error, "warning": st.warning, "info": st.info}
 VIEWS = ("segments", "ngrams", "words", "lengths")
 
@@ -111,7 +109,7 @@ def show_lengths(analysis: CorpusAnalysis, frame: object) -> None:
     )
 
 
-def main() -> None:
+def render_page() -> None:
     st.title(t("corpus.title"))
     st.caption(t("corpus.caption"))
     inputs = corpus_inputs.read_inputs()
@@ -167,6 +165,12 @@ def main() -> None:
     )
 
 
-link_slot = share.place(files=True)  # the top of the sidebar; filled once the page is drawn
+def main() -> None:
+    """The page: inputs, the score and the chosen view, then the link."""
+    ensure_app_navigation()
+    link_slot = share.place(files=True)  # the top of the sidebar; filled once the page is drawn
+    render_page()
+    link_slot.fill()
+
+
 main()
-link_slot.fill()

@@ -21,8 +21,6 @@ from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t, with_language
 from pages.shared.streamlit_private import ensure_app_navigation
 
-ensure_app_navigation()
-
 CUSTOM = "custom"
 
 
@@ -425,33 +423,39 @@ def sync_query(values: dict[str, Any]) -> None:
         st.query_params.from_dict(wanted)
 
 
-if st.query_params.get("exercise") == "1":
-    keep_values()  # the walkthrough's text and settings wait for the way back
-    exercise.render_exercise()
-    st.stop()
-link_slot = share.place()
-problems = initialize()
-keep_values()
-options, raw_weights = sidebar()
-if st.session_state[S.PRESENT]:
-    candidate, references = counted(st.session_state[S.CANDIDATE], raw_references())
-    if references and options is not None:
-        present.render(candidate, references, options, S.STEP, S.PRESENT)
-    else:  # nothing to present: say why, and offer the way back (the sidebar is hidden)
-        st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
-        present.leave_button(S.PRESENT)
-else:
-    st.title(t("explain.title"))
-    st.caption(t("explain.caption"))
-    way_back()  # opened from a Corpus segment: the button back to it
-    for problem in problems:
-        st.warning(t("explain.link_ignored", problem=problem))
-    candidate, references = counted(*inputs())
-    if not references:
-        st.error(t("explain.no_reference"))
-    elif options is not None:
-        render(candidate, references, options)
-    else:  # every weight is 0: say so where the results would be, not only in the sidebar
-        st.error(t("settings.all_zero"), icon=":material/error:")
-sync_query(page_values(options, raw_weights))
-link_slot.fill()
+def main() -> None:
+    """The page: exercise mode, presentation mode or the walkthrough, then the link."""
+    ensure_app_navigation()
+    if st.query_params.get("exercise") == "1":
+        keep_values()  # the walkthrough's text and settings wait for the way back
+        exercise.render_exercise()
+        st.stop()
+    link_slot = share.place()
+    problems = initialize()
+    keep_values()
+    options, raw_weights = sidebar()
+    if st.session_state[S.PRESENT]:
+        candidate, references = counted(st.session_state[S.CANDIDATE], raw_references())
+        if references and options is not None:
+            present.render(candidate, references, options, S.STEP, S.PRESENT)
+        else:  # nothing to present: say why, and offer the way back (the sidebar is hidden)
+            st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
+            present.leave_button(S.PRESENT)
+    else:
+        st.title(t("explain.title"))
+        st.caption(t("explain.caption"))
+        way_back()  # opened from a Corpus segment: the button back to it
+        for problem in problems:
+            st.warning(t("explain.link_ignored", problem=problem))
+        candidate, references = counted(*inputs())
+        if not references:
+            st.error(t("explain.no_reference"))
+        elif options is not None:
+            render(candidate, references, options)
+        else:  # every weight is 0: say so where the results would be, not only in the sidebar
+            st.error(t("settings.all_zero"), icon=":material/error:")
+    sync_query(page_values(options, raw_weights))
+    link_slot.fill()
+
+
+main()

@@ -9,20 +9,26 @@ from bleu_core.teach.examples import DEFAULT_PRESET
 from pages.shared.i18n import t
 from pages.shared.streamlit_private import ensure_app_navigation
 
-ensure_app_navigation()
 
-st.title(t("app.title"))
-st.markdown(t("home.intro"))
-st.latex(r"\mathrm{BLEU} = \mathrm{BP}\cdot\exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)")
-result = sentence_bleu(DEFAULT_PRESET.candidate, list(DEFAULT_PRESET.references), **DEFAULT_PRESET.options())
-st.markdown(t("home.example", candidate=DEFAULT_PRESET.candidate, score=f"{result.score:.3f}"))
-st.page_link("pages/explain.py", label=t("home.link_explain"), icon=":material/search:")
-st.page_link(
-    "pages/explain.py", label=t("home.link_present"), icon=":material/slideshow:", query_params={"present": "1"}
-)
-st.page_link(
-    "pages/explain.py", label=t("home.link_exercise"), icon=":material/edit_note:", query_params={"exercise": "1"}
-)
-st.page_link("pages/corpus.py", label=t("home.link_corpus"), icon=":material/table_chart:")
-st.page_link("pages/compare.py", label=t("home.link_compare"), icon=":material/leaderboard:")
-st.page_link("pages/implementations.py", label=t("home.link_implementations"), icon=":material/compare_arrows:")
+def main() -> None:
+    """The page: the formula, the example's score and a link into every page and mode."""
+    ensure_app_navigation()
+
+    st.title(t("app.title"))
+    st.markdown(t("home.intro"))
+    st.latex(r"\mathrm{BLEU} = \mathrm{BP}\cdot\exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)")
+    result = sentence_bleu(DEFAULT_PRESET.candidate, list(DEFAULT_PRESET.references), **DEFAULT_PRESET.options())
+    st.markdown(t("home.example", candidate=DEFAULT_PRESET.candidate, score=f"{result.score:.3f}"))
+    st.page_link("pages/explain.py", label=t("home.link_explain"), icon=":material/search:")
+    st.page_link(
+        "pages/explain.py", label=t("home.link_present"), icon=":material/slideshow:", query_params={"present": "1"}
+    )
+    st.page_link(
+        "pages/explain.py", label=t("home.link_exercise"), icon=":material/edit_note:", query_params={"exercise": "1"}
+    )
+    st.page_link("pages/corpus.py", label=t("home.link_corpus"), icon=":material/table_chart:")
+    st.page_link("pages/compare.py", label=t("home.link_compare"), icon=":material/leaderboard:")
+    st.page_link("pages/implementations.py", label=t("home.link_implementations"), icon=":material/compare_arrows:")
+
+
+main()

@@ -33,8 +33,6 @@ from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t, with_language
 from pages.shared.streamlit_private import ensure_app_navigation
 
-ensure_app_navigation()
-
 SENTENCE, CORPUS = "sentence", "corpus"
 MODE = "im_mode"
 CANDIDATE = "im_candidate"
@@ -342,29 +340,35 @@ def sync_query(mode: str, first: str, second: str, order: str, candidate: str, r
         st.query_params.from_dict(wanted)
 
 
-link_slot = share.place(files=True)
-st.title(t("implementations.title"))
-st.caption(t("implementations.caption"))
-for problem in defaults():
-    st.warning(t("implementations.link_ignored", problem=problem), icon=":material/warning:")
-st.segmented_control(
-    t("implementations.input"), [SENTENCE, CORPUS], key=MODE, format_func=option_labels("implementations.mode_")
-)
-S.keep(st.session_state, MODE)
-mode = st.session_state.get(MODE) or SENTENCE
-pair = pair_selectors(mode)
-chosen_order = st.selectbox(
-    t("implementations.order"),
-    list(ORDERS),
-    key=ORDER,
-    format_func=option_labels("implementations.order_"),
-    help=t("implementations.order_help"),
-)
-S.keep(st.session_state, ORDER)
-if mode == CORPUS:
-    corpus_mode(*pair, str(chosen_order))
-    sync_query("corpus", *pair, str(chosen_order), "", [])
-else:
-    text, refs = sentence_mode(*pair, str(chosen_order))
-    sync_query("sentence", *pair, str(chosen_order), text, refs)
-link_slot.fill()
+def main() -> None:
+    """The page: the pair of tools, sentence or corpus mode, then the link."""
+    ensure_app_navigation()
+    link_slot = share.place(files=True)
+    st.title(t("implementations.title"))
+    st.caption(t("implementations.caption"))
+    for problem in defaults():
+        st.warning(t("implementations.link_ignored", problem=problem), icon=":material/warning:")
+    st.segmented_control(
+        t("implementations.input"), [SENTENCE, CORPUS], key=MODE, format_func=option_labels("implementations.mode_")
+    )
+    S.keep(st.session_state, MODE)
+    mode = st.session_state.get(MODE) or SENTENCE
+    pair = pair_selectors(mode)
+    chosen_order = st.selectbox(
+        t("implementations.order"),
+        list(ORDERS),
+        key=ORDER,
+        format_func=option_labels("implementations.order_"),
+        help=t("implementations.order_help"),
+    )
+    S.keep(st.session_state, ORDER)
+    if mode == CORPUS:
+        corpus_mode(*pair, str(chosen_order))
+        sync_query("corpus", *pair, str(chosen_order), "", [])
+    else:
+        text, refs = sentence_mode(*pair, str(chosen_order))
+        sync_query("sentence", *pair, str(chosen_order), text, refs)
+    link_slot.fill()
+
+
+main()

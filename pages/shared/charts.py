@@ -3,7 +3,7 @@
 ``st.altair_chart`` turns the Altair chart into a Vega-Lite spec (validating it against the schema and
 serializing its data to Arrow) on every run.  A page rerun for a slider move redraws the same charts, so
 :func:`show` keeps the finished spec per (builder, arguments, language) and hands it to ``vega_lite_chart``,
-which is what ``altair_chart`` calls after the conversion.  Measured on the Explain page's two charts: 55 ms of
+which is what ``altair_chart`` calls after the conversion (the spec comes from Altair's public ``to_dict``).  Measured on the Explain page's two charts: 55 ms of
 building and conversion per run become a cache lookup (pickle digest of the arguments, 0.07 ms).  The builders
 stay plain functions returning ``alt.Chart`` (tested without a browser); interactive charts with selections
 still go through ``st.altair_chart``.
@@ -20,10 +20,14 @@ from typing import Any
 
 import altair as alt
 
-# The conversion Streamlit's own altair_chart uses (theme "none", Arrow datasets); pinned with streamlit in
-# requirements.txt, and tests/pages/test_charts.py checks that the cached spec equals altair_chart's.
 from bleu_core.teach.explain import Explanation
 from pages.shared.i18n import language
+
+# The charts are drawn as Streamlit draws an Altair chart: without Altair's default theme (its 300 x 300 view
+# would fight the page's widths) and with every row inline (a page bounds its rows, docs/limits.md).  The app owns
+# its process, so these two Altair settings are made once, here.
+alt.theme.enable("none")
+alt.data_transformers.disable_max_rows()
 
 #: Specs kept per process (a few kB each), least recently drawn dropped first.
 SPECS = 512
@@ -55,8 +59,7 @@ def chart_spec(build: Callable[..., Any], *args: Any, **kwargs: Any) -> dict[str
         if key in _SPECS:
             _SPECS.move_to_end(key)
             return _SPECS[key]
-    with alt.data_transformers.disable_max_rows():  # a chart's rows are bounded by the page (docs/limits.md)
-        spec = build(*args, **kwargs).to_dict()
+    spec = build(*args, **kwargs).to_dict()
     with _LOCK:
         _SPECS[key] = spec
         while len(_SPECS) > SPECS:

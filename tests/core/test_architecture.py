@@ -87,3 +87,18 @@ def test_floors_import_only_downwards() -> None:
             if FLOORS.index(target) > FLOORS.index(here) and (here, target) not in ALLOWED_UP:
                 up.append(f"{path.relative_to(ROOT)} ({here}/) imports {target}/")
     assert sorted(set(up)) == []
+
+
+def test_every_page_file_has_one_main() -> None:
+    """Each page file defines ``main()`` and its last statement calls it (nothing else runs at import)."""
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        mains = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"]
+        last = tree.body[-1]
+        assert len(mains) == 1, path.name
+        assert isinstance(last, ast.Expr) and isinstance(last.value, ast.Call), path.name
+        assert getattr(last.value.func, "id", "") == "main", path.name
+        calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
+        assert calls == [last], f"{path.name} runs more than main() at the top level"
