@@ -294,7 +294,7 @@ def main() -> None:
     st.title(t("compare.title"))
     st.caption(t("compare.caption"))
     systems, references, source = read_inputs()
-    settings = controls.bleu_settings("cmp")
+    settings = controls.bleu_settings()
     if not references or len(systems) < 2:
         st.info(t("compare.waiting"))
     elif settings is not None:

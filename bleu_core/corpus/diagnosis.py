@@ -75,48 +75,6 @@ class CorpusAnalysis:
         """The term that lowers log BLEU the most (−∞ first)."""
         return min(self.terms, key=lambda t: t.value)
 
-    def diagnosis(self) -> tuple[str, ...]:
-        """The findings in plain language, most important first."""
-        r = self.result
-        if r.sys_len == 0:
-            return ("The hypothesis has no tokens at all, so BLEU is 0.",)
-        if r.counts and r.counts[0] == 0:
-            return ("No hypothesis unigram appears in any reference, so BLEU is 0 whatever the smoothing.",)
-        worst = self.costliest
-        lines = []
-        if not math.isfinite(worst.value):
-            lines.append(
-                f"{worst.name} = 0: no {worst.name[1:]}-gram of the hypothesis is in a reference, so log "
-                f"{worst.name} = −∞ and BLEU is 0. With {worst.name} = 1 it would be "
-                f"{100 * worst.bleu_if_perfect:.2f}; a smoothing method avoids the zero."
-            )
-        elif worst.name == "BP":
-            lines.append(
-                f"Length costs the most: BP = {r.bp:.4f} (log BP = {worst.value:.3f}). The hypothesis has "
-                f"{r.sys_len} tokens against {r.ref_len} reference tokens (c/r = {r.ratio:.3f}); with BP = 1, "
-                f"BLEU would be {100 * worst.bleu_if_perfect:.2f} instead of {r.score_100:.2f}."
-            )
-        else:
-            lines.append(
-                f"{worst.name} costs the most: {worst.name} = {self.result.precisions[int(worst.name[1:]) - 1]:.4f}, "
-                f"weighted log {worst.value:.3f}. If every {worst.name[1:]}-gram matched, BLEU would be "
-                f"{100 * worst.bleu_if_perfect:.2f} instead of {r.score_100:.2f}."
-            )
-        if r.bp < 1.0 and worst.name != "BP":
-            lines.append(
-                f"The brevity penalty is {r.bp:.4f} (c = {r.sys_len} < r = {r.ref_len}); with BP = 1, "
-                f"BLEU would be {100 * self.bleu_without_bp:.2f}."
-            )
-        elif r.bp == 1.0:
-            lines.append(f"No brevity penalty: c = {r.sys_len} ≥ r = {r.ref_len} (c/r = {r.ratio:.3f}).")
-        if self.n_short:
-            top = ", ".join(f"#{s.index + 1} ({s.hyp_len} vs {s.ref_len})" for s in self.short_segments[:3])
-            lines.append(
-                f"{self.n_short} of {len(self.stats)} segments are shorter than their reference; "
-                f"the most length is missing in {top}."
-            )
-        return tuple(lines)
-
 
 def _safe_log(value: float) -> float:
     return math.log(value) if value > 0 else -math.inf

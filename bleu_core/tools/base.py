@@ -317,11 +317,6 @@ def unsmoothed_note(order: int, matches: int, total: int) -> Message:
     return plain_note(matches, total)
 
 
-def zero_rule(key: str, order: int, **params: object) -> Message:
-    """A rule that zeroes the score at the first zero precision (``key``: the catalog's wording)."""
-    return message(key, order=order, **params)
-
-
 def first_zero(orders: Sequence[OrderStep]) -> OrderStep | None:
     """The first weighted order whose precision is 0 (it zeroes an unsmoothed score)."""
     return next((o for o in orders if o.precision == 0 and o.weight > 0), None)

@@ -12,7 +12,6 @@ import pandas as pd
 
 from bleu_core import BleuResult
 from bleu_core.corpus.diagnosis import CorpusAnalysis, LengthBucket
-from bleu_core.corpus.ngram_lists import NgramTally
 from bleu_core.i18n import text
 from pages.shared.views import chart_title, fmt, frame_csv
 
@@ -203,16 +202,6 @@ def bucket_chart(buckets: Sequence[LengthBucket], lang: str = "en") -> alt.Chart
             tooltip=["reference length", "segments", "variable", alt.Tooltip("value:Q", format=".2f")],
         )
         .properties(height=240, title=chart_title(text("corpus.chart_bucket_title", lang)))
-    )
-
-
-def tally_frame(tallies: Sequence[NgramTally], what: str) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "n-gram": [t.ngram for t in tallies],
-            what: [t.count for t in tallies],
-            "segments": [t.segments for t in tallies],
-        }
     )
 
 

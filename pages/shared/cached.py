@@ -15,7 +15,7 @@ from bleu_core.api import check_corpus
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.corpus.lint import LintFinding, lint_corpus
-from bleu_core.corpus.ngram_lists import NgramContrast, NgramTallies, characteristic_ngrams, tallies_from_counts
+from bleu_core.corpus.ngram_lists import NgramContrast, characteristic_ngrams
 from bleu_core.corpus.produced_ngrams import NgramFilter, NgramStat, ProducedLists, Ranking, ngram_stats, produced_lists
 from bleu_core.corpus.relative import RelativeDiagnosis, relative_diagnosis
 from bleu_core.corpus.spelling_twins import Twin, bleu_if_spelled_alike, matches_at_stake, spelling_twins
@@ -112,20 +112,6 @@ def corpus_analysis_cached(
 ) -> CorpusAnalysis:
     stats, n_refs = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
     return analyze_corpus(stats, options, n_refs)
-
-
-def ngram_tallies_cached(
-    key: str,
-    hypotheses: list[str],
-    references: list[list[str | None]],
-    options: BleuOptions,
-    progress: Progress | None = None,
-) -> NgramTallies:
-    options = options.for_counting()
-    return _remember(
-        ("tallies", key, options),
-        lambda: tallies_from_counts(corpus_ngrams_cached(key, hypotheses, references, options, progress)),
-    )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -1,12 +1,11 @@
 """Charts drawn from cached Vega-Lite specs.
 
-``st.altair_chart`` turns the Altair chart into a Vega-Lite spec (validating it against the schema and
-serializing its data to Arrow) on every run.  A page rerun for a slider move redraws the same charts, so
-:func:`show` keeps the finished spec per (builder, arguments, language) and hands it to ``vega_lite_chart``,
-which is what ``altair_chart`` calls after the conversion (the spec comes from Altair's public ``to_dict``).  Measured on the Explain page's two charts: 55 ms of
-building and conversion per run become a cache lookup (pickle digest of the arguments, 0.07 ms).  The builders
-stay plain functions returning ``alt.Chart`` (tested without a browser); interactive charts with selections
-still go through ``st.altair_chart``.
+``st.altair_chart`` turns the Altair chart into a Vega-Lite spec (validating it against the schema) on every
+run.  A page rerun for a slider move redraws the same charts, so :func:`show` keeps the finished spec per
+(builder, arguments, language) and hands it to ``vega_lite_chart``, which is what ``altair_chart`` calls after
+the conversion (the spec comes from Altair's public ``to_dict``).  The builders stay plain functions returning
+``alt.Chart`` (tested without a browser); interactive charts with selections still go through
+``st.altair_chart``.
 """
 
 from __future__ import annotations

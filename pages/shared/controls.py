@@ -74,14 +74,13 @@ def _keep_all() -> None:
     st.session_state[_PANEL_PAGE] = this_page()
 
 
-def bleu_settings(prefix: str | None = None) -> BleuOptions | None:
+def bleu_settings() -> BleuOptions | None:
     """Tokenizer, case, smoothing, max n and weights in the sidebar, as one BleuOptions; None while every weight is 0.
 
     One panel for the whole session: every page that draws it shows and changes the same settings (kept across
-    page changes, :func:`pages.shared.state.restore`).  ``prefix`` is accepted for older callers and ignored.
+    page changes, :func:`pages.shared.state.restore`).
     Defaults are sacreBLEU's corpus defaults (13a, mixed case, exp smoothing, 4-grams, equal weights).
     """
-    del prefix
     ss = st.session_state
     with st.sidebar:
         st.header(t("settings.header"))
