@@ -35,10 +35,6 @@ LAZY_SEGMENTS = 20_000
 NO_LANGUAGE = "none"
 
 
-def _p(value: float | None) -> str:
-    return MISSING if value is None else f"{value:.4f}"
-
-
 def _bleu(value: float | None) -> str:
     return MISSING if value is None else f"{100 * value:.2f}"
 
