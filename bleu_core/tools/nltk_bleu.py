@@ -358,18 +358,13 @@ def nltk_corpus_bleu(
 
     Reproduced exactly, quirks included:
 
-    * counts are summed over segments, but each segment's denominator is at least 1
-      (so a segment shorter than n adds a phantom n-gram);
+    * counts are summed over segments, but each segment's denominator is at least 1 (a phantom n-gram);
     * r is the sum of the closest reference lengths (ties to the shorter);
-    * weights are used as given, not normalized; a list of two or more weight vectors returns
-      a list of scores (a one-element list returns a bare float, as in NLTK);
-    * 0 when no unigram matches; otherwise, without smoothing (``method0``) a zero precision
-      becomes ``sys.float_info.min``, so the score is tiny (e.g. 1e-155) but not 0;
-    * smoothing sees the LAST segment's references and hypothesis (methods 5 and 7 average in
-      its 5-gram precision, method 6 divides by its n-gram counts) and the corpus hypothesis
-      length (methods 4 and 7), so reordering segments can change a smoothed corpus score;
-    * ``auto_reweigh`` only replaces weights equal to the tuple ``(0.25, 0.25, 0.25, 0.25)``,
-      and only when the corpus hypothesis length is below 4.
+    * weights are used as given, not normalized; two or more weight vectors return a list of scores;
+    * 0 when no unigram matches; without smoothing a zero precision is ``sys.float_info.min`` (a tiny score);
+    * smoothing sees the LAST segment's references and hypothesis (methods 5, 6 and 7) and the corpus
+      hypothesis length (methods 4 and 7), so reordering segments can change a smoothed corpus score;
+    * ``auto_reweigh`` replaces only the weights tuple ``(0.25,) * 4``, and only when the corpus length is below 4.
 
     ``epsilon``, ``alpha`` and ``k`` are ``SmoothingFunction``'s parameters (methods 1, 6 and 4/7).
     Raises :class:`OriginalToolError` where NLTK raises: an empty corpus (ZeroDivisionError)
