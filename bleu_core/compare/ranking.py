@@ -249,3 +249,21 @@ def rank_systems(
     corrected = corrected_p_values(comparison.p_values, comparison.names, correction)
     scores = dict(zip(comparison.names, comparison.scores, strict=True))
     return rank_ranges(scores, significantly_better(corrected, scores, alpha)), corrected
+
+
+#: Two sentence scores closer than this (0-100 scale) are a tie: the rounding of float arithmetic, not a difference.
+TIE_TOLERANCE = 1e-9
+
+
+def segment_outcomes(differences: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Per segment, from the first system's score minus the second's: 1 where the first is higher, -1 where the
+    second is, 0 for a tie (within :data:`TIE_TOLERANCE`)."""
+    d = np.asarray(differences, dtype=np.float64)
+    outcome: np.ndarray = np.where(d > TIE_TOLERANCE, 1, np.where(d < -TIE_TOLERANCE, -1, 0)).astype(np.int8)
+    return outcome
+
+
+def win_tie_loss(differences: Sequence[float] | np.ndarray) -> tuple[int, int, int]:
+    """How many segments the first system wins, ties and loses (:func:`segment_outcomes`)."""
+    outcome = segment_outcomes(differences)
+    return int((outcome == 1).sum()), int((outcome == 0).sum()), int((outcome == -1).sum())

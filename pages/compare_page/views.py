@@ -12,6 +12,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from bleu_core.compare import ranking
+from bleu_core.compare.ranking import segment_outcomes
 from bleu_core.corpus.diagnosis import CorpusAnalysis, LengthBucket
 from bleu_core.corpus.ngram_lists import NgramContrast
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
@@ -229,7 +231,7 @@ def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_L
     top = float(max(data["x"].max(), data["y"].max(), 1.0))
     domain = [0.0, round(top * 1.04, 1)]  # the data's range with a margin, alike on both axes
     first, second, tie = better_labels(a, b, language)
-    data["better"] = np.where(diff > 1e-9, first, np.where(diff < -1e-9, second, tie))
+    data["better"] = np.choose(segment_outcomes(diff) + 1, [second, tie, first])
     points = (
         alt.Chart(data)
         .mark_circle(size=40, opacity=0.6)
@@ -265,8 +267,8 @@ def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_L
 
 
 def win_tie_loss(frame: pd.DataFrame) -> tuple[int, int, int]:
-    diff = frame["difference"].to_numpy()
-    return int((diff > 1e-9).sum()), int((np.abs(diff) <= 1e-9).sum()), int((diff < -1e-9).sum())
+    """Wins, ties and losses of the first system over the segments of :func:`scatter_frame` (the core counts)."""
+    return ranking.win_tie_loss(frame["difference"].to_numpy())
 
 
 def contrast_frame(items: Sequence[NgramContrast], language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:

@@ -92,3 +92,12 @@ def test_ranking_samples_let_a_corrected_p_value_fall_below_alpha() -> None:
     assert ranking_samples(3, 1000, 0.05, "holm") == 1000
     assert ranking_samples(11, 1000, 0.05, "none") == 1000
     assert ranking_samples(11, 50_000, 0.05, "bonferroni") == 50_000
+
+
+def test_win_tie_loss_counts_each_segment_once() -> None:
+    from bleu_core.compare.ranking import TIE_TOLERANCE, segment_outcomes, win_tie_loss
+
+    differences = [3.0, -0.5, 0.0, TIE_TOLERANCE / 2, -TIE_TOLERANCE / 2, 2 * TIE_TOLERANCE, -7.25]
+    assert segment_outcomes(differences).tolist() == [1, -1, 0, 0, 0, 1, -1]
+    assert win_tie_loss(differences) == (2, 3, 2)
+    assert win_tie_loss([]) == (0, 0, 0)
