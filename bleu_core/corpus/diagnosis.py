@@ -174,6 +174,23 @@ class LengthBucket:
     ref_len: int
 
 
+def length_ratios(stats: SegmentStats) -> FloatArray:
+    """Each segment's c/r, NaN where the reference is empty."""
+    c = np.asarray(stats.hyp_len, dtype=np.float64)
+    r = np.asarray(stats.ref_len, dtype=np.float64)
+    ratio: FloatArray = np.where(r > 0, c / np.maximum(r, 1.0), np.nan)
+    return ratio
+
+
+def ratio_bins(ratios: FloatArray, width: float = 0.1, top: float = 3.0) -> tuple[FloatArray, NDArray[np.int64]]:
+    """Segments per ``width``-wide bin of c/r from 0 to ``top`` (bin edges, counts); a ratio above ``top`` counts
+    in the last bin, a NaN in none."""
+    edges: FloatArray = np.round(np.arange(0.0, top + width / 1000 + width, width), 10)
+    known = ratios[~np.isnan(ratios)]
+    counts, _ = np.histogram(np.minimum(known, top), bins=edges)
+    return edges, counts.astype(np.int64)
+
+
 def length_buckets(
     stats: SegmentStats, sentence: FloatArray, options: BleuOptions, edges: Sequence[int] = LENGTH_EDGES
 ) -> tuple[LengthBucket, ...]:

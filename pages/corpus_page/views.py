@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from bleu_core import BleuResult
-from bleu_core.corpus.diagnosis import CorpusAnalysis, LengthBucket
+from bleu_core.corpus.diagnosis import CorpusAnalysis, LengthBucket, length_ratios, ratio_bins
 from bleu_core.i18n import text
 from pages.shared.views import chart_title, fmt, frame_csv
 
@@ -115,7 +115,7 @@ def segment_frame(
         frame[f"reference {k + 1}"] = ["" if line is None else line for line in stream]
     frame["hyp len"] = stats.hyp_len
     frame["ref len"] = stats.ref_len
-    ratio = np.where(stats.ref_len > 0, stats.hyp_len / np.maximum(stats.ref_len, 1), np.nan)
+    ratio = length_ratios(stats)
     frame["c/r"] = [fixed(float(r), 3) for r in ratio]
     frame["_ratio"] = ratio
     for n in range(min(4, analysis.precisions.shape[1])):
@@ -143,9 +143,7 @@ def filter_segments(
 
 def ratio_histogram(frame: pd.DataFrame, lang: str = "en") -> alt.Chart:
     """Segments per 0.1-wide bin of c/r (binned here, so a big corpus sends only the bins to the browser)."""
-    ratios = frame["_ratio"].dropna().clip(upper=3.0).to_numpy()
-    edges = np.round(np.arange(0.0, 3.1001, 0.1), 1)
-    counts, _ = np.histogram(ratios, bins=edges)
+    edges, counts = ratio_bins(frame["_ratio"].to_numpy(dtype=float))
     data = pd.DataFrame({"from": edges[:-1], "to": edges[1:], "segments": counts})
     return (
         alt.Chart(data)

@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from dataclasses import replace
 
+import numpy as np
 import pytest
 import sacrebleu
 from hypothesis import given
@@ -301,3 +302,21 @@ def test_word_buckets_sum_to_the_unigram_statistics(lines: list[tuple[str, str, 
     assert sum(b.matched for b in buckets) == result.counts[0]
     assert sum(b.hypothesis for b in buckets) == result.totals[0]
     assert all(b.matched <= min(b.hypothesis, b.reference) for b in buckets)
+
+
+def test_length_ratios_and_their_bins_counted_by_hand() -> None:
+    from bleu_core.corpus.diagnosis import length_ratios, ratio_bins
+    from bleu_core.stats.segment_stats import SegmentStats
+
+    c, r = [3, 10, 7, 0, 40, 5], [4, 10, 0, 6, 5, 9]
+    n = len(c)
+    stats = SegmentStats(np.zeros((n, 4), np.int64), np.zeros((n, 4), np.int64), np.array(c), np.array(r))
+    ratios = length_ratios(stats)
+    expected = [ci / ri if ri else None for ci, ri in zip(c, r, strict=True)]
+    assert [None if np.isnan(x) else x for x in ratios] == expected
+    edges, counts = ratio_bins(ratios)
+    by_hand = [0] * 31
+    for x in expected:
+        if x is not None:
+            by_hand[min(int(round(min(x, 3.0) * 10, 9)), 30)] += 1
+    assert counts.tolist() == by_hand and edges[0] == 0.0 and edges[-1] == pytest.approx(3.1)
