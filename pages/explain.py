@@ -80,11 +80,26 @@ def load_values(values: dict[str, Any]) -> None:
     ss[S.HIGHLIGHT] = 1
 
 
+#: The texts as the last finished run drew them (set by :func:`main`).
+SHOWN_TEXTS = "ex_shown_texts"
+
+
 def on_preset() -> None:
-    preset = PRESET_BY_KEY.get(st.session_state[S.PRESET])
-    if preset is not None:
-        ss = st.session_state
-        load_values({**explain_link.preset_values(preset), "preset": preset.key, "present": ss.get(S.PRESENT)})
+    """Load the chosen example, unless the menu's value is a stale echo that came with edited text.
+
+    An edit sets the menu to "your own text" (:func:`on_text_edit`). If the browser sends its next change before
+    that run reached it (a slow server, a quick typist), the message carries the edited text *and* the menu's old
+    example; loading that example would throw the edit away. A user who picks an example changes nothing else
+    in the same message, so a menu change that comes with changed text is the echo: the edit stays.
+    """
+    ss = st.session_state
+    preset = PRESET_BY_KEY.get(ss[S.PRESET])
+    if preset is None:
+        return
+    if ss.get(SHOWN_TEXTS) not in (None, (ss.get(S.CANDIDATE), ss.get(S.REFERENCES))):
+        ss[S.PRESET] = CUSTOM
+        return
+    load_values({**explain_link.preset_values(preset), "preset": preset.key, "present": ss.get(S.PRESENT)})
 
 
 def on_text_edit() -> None:
@@ -456,6 +471,7 @@ def main() -> None:
             st.error(t("settings.all_zero"), icon=":material/error:")
     sync_query(page_values(options, raw_weights))
     link_slot.fill()
+    st.session_state[SHOWN_TEXTS] = (st.session_state[S.CANDIDATE], st.session_state[S.REFERENCES])
 
 
 main()

@@ -312,6 +312,22 @@ def test_a_preset_link_keeps_its_lesson() -> None:
     assert "preset" not in at.query_params
 
 
+def test_an_edit_survives_the_menus_stale_echo() -> None:
+    """On a slow server the browser can send its next edit before it learnt that the menu left the example: the
+    message carries the edited texts *and* the old example. The edits stay; a later real choice still loads."""
+    at = page()
+    example = at.selectbox(key="ex_preset").value
+    at.text_area(key="ex_references").set_value("a b c d").run()
+    assert at.selectbox(key="ex_preset").value == "custom"
+    at.text_input(key="ex_candidate").set_value("a b c")
+    at.selectbox(key="ex_preset").set_value(example)  # what the browser still shows
+    at.run()
+    assert (at.session_state["ex_candidate"], at.session_state["ex_references"]) == ("a b c", "a b c d")
+    assert at.selectbox(key="ex_preset").value == "custom"
+    at.selectbox(key="ex_preset").set_value(example).run()  # now chosen for real
+    assert at.session_state["ex_candidate"] == PRESET_BY_KEY[example].candidate
+
+
 def test_foreign_link_parameters_are_kept() -> None:
     at = page({"preset": "love", "from": "lecture-3"})
     assert at.query_params["from"] == "lecture-3" and at.query_params["preset"] == "love"
