@@ -223,28 +223,25 @@ def score_sums(matches: Sequence[int], denominators: Sequence[int], c: int, r: i
     return scalar_brevity_penalty(c, r, point.brevity) * math.exp(math.fsum(terms))
 
 
-def _segment_sums(
-    counts: CorpusCounts, point: Conventions, segments: Sequence[int], rs: Sequence[int]
-) -> tuple[list[int], list[int], int, int]:
-    """Matches, denominators, c and r summed over ``segments``, by ``point``'s rules."""
-    orders = range(len(point.weights))
-    floor = 1 if point.denominator == "at-least-1" else 0
-    matches = [sum(counts.segment_matches[i][n] for i in segments) for n in orders]
-    denominators = [sum(max(floor, counts.segment_totals[i][n]) for i in segments) for n in orders]
-    c = sum(counts.candidate_lengths[i] for i in segments)
-    r = sum(int(rs[i]) for i in segments)
-    return matches, denominators, c, r
-
-
 def score_counts(counts: CorpusCounts, point: Conventions) -> float:
-    """BLEU in [0, 1] of counted text: corpus sums, or the mean of the segments' scores."""
+    """BLEU in [0, 1] of counted text: corpus sums, or the mean of the segments' scores.
+
+    Each segment's matches, denominators (floored at 1 where ``point`` says so), c and r, by ``point``'s rules.
+    """
     if counts.segments == 0:
         return 0.0
     rs = segment_reference_lengths(counts.candidate_lengths, counts.reference_lengths, point.length_rule).tolist()
+    k = len(point.weights)
+    floor = 1 if point.denominator == "at-least-1" else 0
+    rows = [
+        (m[:k], [max(floor, t) for t in d[:k]], c, int(r))
+        for m, d, c, r in zip(counts.segment_matches, counts.segment_totals, counts.candidate_lengths, rs, strict=True)
+    ]
     if point.aggregation == "mean":
-        scores = [score_sums(*_segment_sums(counts, point, [i], rs), point) for i in range(counts.segments)]
-        return math.fsum(scores) / len(scores)
-    return score_sums(*_segment_sums(counts, point, range(counts.segments), rs), point)
+        return math.fsum(score_sums(*row, point) for row in rows) / len(rows)
+    matches, denominators, cs, r_all = zip(*rows, strict=True)
+    summed = [list(map(sum, zip(*column, strict=True))) for column in (matches, denominators)]
+    return score_sums(summed[0], summed[1], sum(cs), sum(r_all), point)
 
 
 def score_conventions(corpus: Corpus, point: Conventions) -> float:

@@ -110,6 +110,32 @@ def test_every_pair_on_wmt22_corpus_and_segments(wmt: tuple[list[str], list[list
             assert_adds_up(waterfall(first, second, hypotheses[i], references), own_a, own_b)
 
 
+def test_sentence_only_tools_corpus_score_is_the_mean_of_their_traces(
+    wmt: tuple[list[str], list[list[str]]],
+) -> None:
+    """The waterfall reads a sentence-only tool's corpus score off the counts; its own traces, averaged, agree."""
+    rng = random.Random(5)
+    corpora = [wmt] + [
+        (
+            [random_sentence(rng, 8) or "a" for _ in range(size)],
+            [[random_sentence(rng, 9) or "x" for _ in range(size)] for _ in range(rng.randint(1, 2))],
+        )
+        for size in (1, 3, 7, 20)
+    ]
+    corpora += [(["", "a b c"], [["", "a b c"]]), (["", "a b"], [["x y", "a b c"]]), (["a b", ""], [["", "a b"]])]
+    sentence_only = [key for key, impl in IMPLEMENTATIONS.items() if not impl.corpus_level]
+    assert len(sentence_only) >= 3
+    for hypotheses, streams in corpora:
+        for key in sentence_only:
+            traces = [trace_implementation(key, h, [s[i] for s in streams]).score for i, h in enumerate(hypotheses)]
+            mean = math.fsum(traces) / len(traces)
+            result = corpus_waterfall("sacrebleu", key, hypotheses, streams)
+            if math.isnan(mean):
+                assert result.no_score == key
+                continue
+            assert math.isclose(result.second_score, mean, rel_tol=1e-12, abs_tol=1e-300), key
+
+
 def quiet(function: object, *args: object, **kwargs: object) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
