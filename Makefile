@@ -75,6 +75,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python -m bench.corpus_speed
 	$(BIN)/python -m bench.scale
 	$(BIN)/python -m bench.reading
+	$(BIN)/python -m bench.implementations_speed
 	$(BIN)/python -m bench.load --floor-gc
 
 clean:

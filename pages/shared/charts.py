@@ -2,22 +2,21 @@
 
 ``st.altair_chart`` turns the Altair chart into a Vega-Lite spec (validating it against the schema) on every
 run.  A page rerun for a slider move redraws the same charts, so :func:`show` keeps the finished spec per
-(builder, arguments, language) and hands it to ``vega_lite_chart``, which is what ``altair_chart`` calls after
-the conversion (the spec comes from Altair's public ``to_dict``).  The builders stay plain functions returning
-``alt.Chart`` (tested without a browser); interactive charts with selections still go through
-``st.altair_chart``.
+(builder, arguments, language) in ``st.cache_data`` and hands it to ``vega_lite_chart``, which is what
+``altair_chart`` calls after the conversion (the spec comes from Altair's public ``to_dict``).  The builders
+stay plain functions returning ``alt.Chart`` (tested without a browser); interactive charts with selections
+still go through ``st.altair_chart``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import pickle
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import altair as alt
+import streamlit as st
 
 from bleu_core.teach.explain import Explanation
 from pages.shared.i18n import language
@@ -30,8 +29,6 @@ alt.data_transformers.disable_max_rows()
 
 #: Specs kept per process (a few kB each), least recently drawn dropped first.
 SPECS = 512
-_LOCK = threading.Lock()
-_SPECS: OrderedDict[tuple[str, ...], dict[str, Any]] = OrderedDict()
 
 
 def counts_key(trace: Explanation) -> tuple[Any, ...]:
@@ -53,16 +50,16 @@ def chart_spec(build: Callable[..., Any], *args: Any, **kwargs: Any) -> dict[str
     walkthrough's trace stands in the key as its counts, :func:`counts_key`)."""
     parts = (tuple(map(_key_part, args)), sorted((name, _key_part(v)) for name, v in kwargs.items()))
     digest = hashlib.blake2b(pickle.dumps(parts, protocol=5), digest_size=16).hexdigest()
-    key = ("chart", build.__module__, build.__qualname__, language(), digest)
-    with _LOCK:
-        if key in _SPECS:
-            _SPECS.move_to_end(key)
-            return _SPECS[key]
-    spec = build(*args, **kwargs).to_dict()
-    with _LOCK:
-        _SPECS[key] = spec
-        while len(_SPECS) > SPECS:
-            _SPECS.popitem(last=False)
+    return _spec(build.__module__, build.__qualname__, language(), digest, build, args, kwargs)
+
+
+@st.cache_data(max_entries=SPECS, show_spinner=False)
+def _spec(
+    module: str, name: str, lang: str, digest: str, _build: Callable[..., Any], _args: Any, _kwargs: Any
+) -> dict[str, Any]:
+    """Keyed by the builder's name, the language and the arguments' digest (the underscored arguments are not
+    hashed: Streamlit skips them)."""
+    spec: dict[str, Any] = _build(*_args, **_kwargs).to_dict()
     return spec
 
 

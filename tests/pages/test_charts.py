@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
-import pytest
 
 from bleu_core.teach.examples import DEFAULT_PRESET
 from bleu_core.teach.explain import explain
@@ -34,13 +33,29 @@ def test_built_once_per_distinct_arguments() -> None:
     again = charts.chart_spec(counted_bars, (1, 2, 3))
     other = charts.chart_spec(counted_bars, (1, 2, 4))
     assert len(calls) == 2
-    assert first is again
+    assert first == again
     assert first != other
 
 
-def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(charts, "SPECS", 8)
-    for k in range(20):
-        charts.chart_spec(counted_bars, (k,))
-    assert len(charts._SPECS) == 8
-    assert charts.chart_spec(counted_bars, (19,)) is charts.chart_spec(counted_bars, (19,))
+class TinyChart:
+    """A stand-in with a chart's ``to_dict``: the bound is about entries, and 513 real charts take seconds."""
+
+    def __init__(self, k: int) -> None:
+        calls.append(1)
+        self.k = k
+
+    def to_dict(self) -> dict[str, int]:
+        return {"k": self.k}
+
+
+def test_cache_is_bounded() -> None:
+    """Past :data:`charts.SPECS` distinct charts the least recently drawn is built again."""
+    charts._spec.clear()
+    calls.clear()
+    for k in range(charts.SPECS + 1):
+        assert charts.chart_spec(TinyChart, k) == {"k": k}
+    assert len(calls) == charts.SPECS + 1
+    charts.chart_spec(TinyChart, charts.SPECS)  # the latest is kept
+    assert len(calls) == charts.SPECS + 1
+    charts.chart_spec(TinyChart, 0)  # the first was dropped
+    assert len(calls) == charts.SPECS + 2
