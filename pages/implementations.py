@@ -8,24 +8,9 @@ from typing import Any
 import streamlit as st
 
 from bleu_core.gaps.divergence import Divergence, compare_traces
-from bleu_core.gaps.mistakes import MistakeCheck, common_mistakes
-from bleu_core.gaps.waterfall import (
-    ORDERS,
-    Waterfall,
-    corpus_waterfall,
-    corpus_waterfalls,
-    first_differing_segment,
-    waterfall,
-)
-from bleu_core.teach.explain import Explanation, explain
+from bleu_core.gaps.waterfall import ORDERS, Waterfall
 from bleu_core.text import reader
-from bleu_core.tools import (
-    IMPLEMENTATIONS,
-    ImplementationTrace,
-    compare_corpus_implementations,
-    compare_implementations,
-    trace_implementations,
-)
+from bleu_core.tools import IMPLEMENTATIONS
 from pages.compare_page.verdict import option_labels
 from pages.implementations_page import views as iv
 from pages.shared import cached, charts, share, views
@@ -46,62 +31,6 @@ SEGMENT_FOR = "im_segment_for"
 TOKENIZE_FOR = {"13a": "13a", "whitespace": "none", "space": "none"}
 Streams = tuple[tuple[str, ...], ...]
 Rows = list[tuple[Any, float, float]]
-
-
-# Cached calls into bleu_core: plain-value arguments, picklable results.
-@st.cache_data(max_entries=256, show_spinner=False)
-def compare_cached(candidate: str, references: tuple[str, ...]) -> Rows:
-    return compare_implementations(candidate, list(references))
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def traces_cached(candidate: str, references: tuple[str, ...]) -> tuple[ImplementationTrace, ...]:
-    return trace_implementations(candidate, list(references))
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def mistakes_cached(candidate: str, references: tuple[str, ...]) -> tuple[MistakeCheck, ...]:
-    return common_mistakes(candidate, list(references))
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def counts_cached(candidate: str, references: tuple[str, ...], tokenize: str) -> Explanation:
-    return explain(candidate, list(references), tokenize=tokenize, smooth="none", effective_order=False)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def corpus_cached(hypotheses: tuple[str, ...], streams: tuple[tuple[str, ...], ...]) -> Rows:
-    return compare_corpus_implementations(list(hypotheses), [list(s) for s in streams])
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def waterfall_cached(first: str, second: str, candidate: str, references: tuple[str, ...], order: str) -> Waterfall:
-    return waterfall(first, second, candidate, list(references), ORDERS[order])
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def corpus_waterfall_cached(
-    first: str, second: str, hypotheses: tuple[str, ...], streams: Streams, order: str
-) -> Waterfall:
-    return corpus_waterfall(first, second, list(hypotheses), [list(s) for s in streams], ORDERS[order])
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def table_waterfalls_cached(hypotheses: tuple[str, ...], streams: Streams, order: str) -> dict[str, Waterfall]:
-    """sacreBLEU to every tool on a corpus, for the scores table's attribution."""
-    return corpus_waterfalls(
-        "sacrebleu", list(IMPLEMENTATIONS), list(hypotheses), [list(s) for s in streams], ORDERS[order]
-    )
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def first_differing_cached(first: str, second: str, hypotheses: tuple[str, ...], streams: Streams) -> int:
-    return first_differing_segment(first, second, list(hypotheses), [list(s) for s in streams])
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def decode_cached(data: bytes, name: str) -> list[str]:
-    return reader.decode_lines(data, name)
 
 
 def defaults() -> list[str]:
@@ -183,14 +112,14 @@ def corpus_input() -> tuple[list[str], list[list[str]]] | None:
     else:
         hyp_name = hypothesis.name
         try:
-            hyp_lines = decode_cached(hypothesis.getvalue(), hypothesis.name)
+            hyp_lines = cached.decode_cached(hypothesis.getvalue(), hypothesis.name)
         except reader.InputFileError as error:
             left.error(views.md_escape(error_text(error)), icon=":material/error:")
             return None
         streams = []
         for file in references:
             try:
-                streams.append((file.name, decode_cached(file.getvalue(), file.name)))
+                streams.append((file.name, cached.decode_cached(file.getvalue(), file.name)))
             except reader.InputFileError as error:
                 right.error(views.md_escape(error_text(error)), icon=":material/error:")
                 return None
@@ -247,9 +176,9 @@ def show_waterfall(result: Waterfall, what: str) -> None:
 
 
 def show_pair(first: str, second: str, candidate: str, references: list[str], order: str) -> None:
-    traces = {t.implementation.key: t for t in traces_cached(candidate, tuple(references))}
+    traces = {t.implementation.key: t for t in cached.tool_traces_cached(candidate, tuple(references))}
     show_waterfall(
-        waterfall_cached(first, second, candidate, tuple(references), order), t("implementations.this_sentence")
+        cached.waterfall_cached(first, second, candidate, tuple(references), order), t("implementations.this_sentence")
     )
     st.markdown(t("implementations.fields_heading"))
     st.dataframe(iv.fields_frame([traces[first], traces[second]], language()), hide_index=True, width="stretch")
@@ -276,7 +205,7 @@ def show_tokens(divergence: Divergence, candidate: str, references: list[str]) -
             st.html(views.tokens_html(trace.candidate_tokens, None, t("implementations.candidate_tokens")))
             for k, tokens in enumerate(trace.reference_tokens):
                 st.html(views.tokens_html(tokens, None, views.ref_label(k)))
-            counts = counts_cached(candidate, tuple(references), TOKENIZE_FOR[tokenizer])
+            counts = cached.tool_counts_cached(candidate, tuple(references), TOKENIZE_FOR[tokenizer])
             tabs = st.tabs([t("implementations.order_tab", order=o.order) for o in counts.orders])
             for tab, order in zip(tabs, counts.orders, strict=True):
                 with tab:
@@ -288,7 +217,7 @@ def show_tokens(divergence: Divergence, candidate: str, references: list[str]) -
 def show_mistakes(candidate: str, references: list[str]) -> None:
     st.subheader(":material/rule: " + t("implementations.mistakes_title"))
     st.caption(t("implementations.mistakes_caption"))
-    checks = mistakes_cached(candidate, tuple(references))
+    checks = cached.mistakes_cached(candidate, tuple(references))
     st.table(iv.styled(iv.mistakes_frame(checks, language())).hide(axis="index"))
     st.markdown(iv.mistakes_markdown(checks, language()))
 
@@ -300,9 +229,9 @@ def sentence_mode(first: str, second: str, order: str) -> tuple[str, list[str]]:
     candidate, references = sentence
     st.subheader(":material/table_chart: " + t("implementations.scores"))
     waterfalls = {
-        key: waterfall_cached("sacrebleu", key, candidate, tuple(references), order) for key in IMPLEMENTATIONS
+        key: cached.waterfall_cached("sacrebleu", key, candidate, tuple(references), order) for key in IMPLEMENTATIONS
     }
-    show_table(compare_cached(candidate, tuple(references)), waterfalls, corpus=False)
+    show_table(cached.tool_scores_cached(candidate, tuple(references)), waterfalls, corpus=False)
     show_pair(first, second, candidate, references, order)
     show_mistakes(candidate, references)
     return candidate, references
@@ -313,16 +242,18 @@ def corpus_mode(first: str, second: str, order: str) -> None:
     if corpus is None:
         return
     hyps, streams = tuple(corpus[0]), tuple(tuple(s) for s in corpus[1])
+    key = cached.corpus_key(hyps, streams)
     st.subheader(":material/table_chart: " + t("implementations.corpus_scores"))
-    waterfalls = table_waterfalls_cached(hyps, streams, order)
-    show_table(corpus_cached(hyps, streams), waterfalls, corpus=True)
+    waterfalls = cached.table_waterfalls_cached(key, hyps, streams, order)
+    show_table(cached.tool_corpus_scores_cached(key, hyps, streams), waterfalls, corpus=True)
     st.caption(t("implementations.sentence_only_caption"))
-    show_waterfall(corpus_waterfall_cached(first, second, hyps, streams, order), t("implementations.whole_corpus"))
+    pair = cached.corpus_waterfall_cached(key, first, second, hyps, streams, order)
+    show_waterfall(pair, t("implementations.whole_corpus"))
     # Open on the first segment where the two tools give different numbers (again when the files or pair change).
-    marker = (cached.corpus_key(hyps, streams), first, second)
+    marker = (key, first, second)
     if st.session_state.get(SEGMENT_FOR) != marker:
         st.session_state[SEGMENT_FOR] = marker
-        st.session_state[SEGMENT] = first_differing_cached(first, second, hyps, streams) + 1
+        st.session_state[SEGMENT] = cached.first_differing_cached(key, first, second, hyps, streams) + 1
     segment = st.number_input(t("implementations.segment"), 1, len(hyps), key=SEGMENT)
     index = int(segment) - 1
     refs = [stream[index] for stream in streams if stream[index].strip()]

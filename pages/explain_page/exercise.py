@@ -17,7 +17,7 @@ import streamlit as st
 from bleu_core.options import SMOOTH_DEFAULTS
 from bleu_core.teach.examples import DEFAULT_PRESET, PRESET_BY_KEY, PRESETS
 from bleu_core.teach.exercise_checks import Quantity, Verdict, check_answer, exercise_steps, expected_value
-from bleu_core.teach.exercises import TRAPS, Exercise, exercise_from_preset, exercise_from_text, generate_exercise
+from bleu_core.teach.exercises import TRAPS, Exercise, exercise_from_preset, exercise_from_text
 from bleu_core.teach.explain import Explanation
 from pages.explain_page.link import build_link, whole_number
 from pages.shared import cached
@@ -42,11 +42,6 @@ ANY = "any"
 #: The largest seed a link may give, plus one (the seed box holds whole numbers a browser can count exactly).
 SEED_CEILING = 10**9
 PRESET_KEYS = tuple(p.key for p in PRESETS)
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def generated(seed: int, trap: str | None) -> Exercise:
-    return generate_exercise(seed, trap)
 
 
 def source_label(source: str) -> str:
@@ -131,7 +126,7 @@ def choose() -> Exercise | None:
             key=TRAP,
         )
         cols[2].button(t("exercise.next"), on_click=next_exercise)
-        return generated(int(ss[SEED]), None if ss[TRAP] == ANY else ss[TRAP])
+        return cached.exercise_cached(int(ss[SEED]), None if ss[TRAP] == ANY else ss[TRAP])
     if ss[SOURCE] == "preset":
         names = {p.key: p.name.render(language()) for p in PRESETS}
         st.selectbox(t("exercise.preset"), PRESET_KEYS, format_func=names.__getitem__, key=PRESET)

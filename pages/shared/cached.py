@@ -1,4 +1,9 @@
-"""The pages' only way into bleu_core: cached wrappers whose arguments are plain values."""
+"""The pages' way into bleu_core's work on text: cached wrappers whose arguments are plain values.
+
+Every computation from text a page asks for goes through here. Pages still call cheap functions of results
+already computed here (the scores a walkthrough's counts give under other smoothings, ranks from a comparison).
+A corpus is named by its digest (:func:`corpus_key`), so a rerun does not hash every line again.
+"""
 
 from __future__ import annotations
 
@@ -21,10 +26,27 @@ from bleu_core.corpus.relative import RelativeDiagnosis, relative_diagnosis
 from bleu_core.corpus.spelling_twins import Twin, bleu_if_spelled_alike, matches_at_stake, spelling_twins
 from bleu_core.corpus.what_if import WhatIf, replace_segment
 from bleu_core.corpus.word_accuracy import WordCounts, reference_frequencies, word_counts
+from bleu_core.gaps.mistakes import MistakeCheck, common_mistakes
+from bleu_core.gaps.waterfall import (
+    ORDERS,
+    Waterfall,
+    corpus_waterfall,
+    corpus_waterfalls,
+    first_differing_segment,
+    waterfall,
+)
 from bleu_core.options import make_options
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
+from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
 from bleu_core.text import reader
+from bleu_core.tools import (
+    IMPLEMENTATIONS,
+    ImplementationTrace,
+    compare_corpus_implementations,
+    compare_implementations,
+    trace_implementations,
+)
 
 # Caches bounded by size (bleu_core.limits: cache_megabytes): a count of entries, each of a bounded size.
 #: A walkthrough is at most about 1.1 MB pickled (1,000 tokens and 8 references at max n = 8; past the limits
@@ -299,3 +321,66 @@ def relative_cached(
     return relative_diagnosis(
         analysis, {name: a.result for name, a in others.items()}, respelled, matches_at_stake(twins)
     )
+
+
+# The Implementations page: every tool's score, trace and waterfall.
+Streams = tuple[tuple[str, ...], ...]
+Rows = list[tuple[Any, float, float]]
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def tool_scores_cached(candidate: str, references: tuple[str, ...]) -> Rows:
+    return compare_implementations(candidate, list(references))
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def tool_traces_cached(candidate: str, references: tuple[str, ...]) -> tuple[ImplementationTrace, ...]:
+    return trace_implementations(candidate, list(references))
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def mistakes_cached(candidate: str, references: tuple[str, ...]) -> tuple[MistakeCheck, ...]:
+    return common_mistakes(candidate, list(references))
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def tool_counts_cached(candidate: str, references: tuple[str, ...], tokenize: str) -> Explanation:
+    return explain(candidate, list(references), tokenize=tokenize, smooth="none", effective_order=False)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def waterfall_cached(first: str, second: str, candidate: str, references: tuple[str, ...], order: str) -> Waterfall:
+    return waterfall(first, second, candidate, list(references), ORDERS[order])
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def tool_corpus_scores_cached(key: str, _hypotheses: tuple[str, ...], _streams: Streams) -> Rows:
+    return compare_corpus_implementations(list(_hypotheses), [list(s) for s in _streams])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def corpus_waterfall_cached(
+    key: str, first: str, second: str, _hypotheses: tuple[str, ...], _streams: Streams, order: str
+) -> Waterfall:
+    return corpus_waterfall(first, second, list(_hypotheses), [list(s) for s in _streams], ORDERS[order])
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def table_waterfalls_cached(
+    key: str, _hypotheses: tuple[str, ...], _streams: Streams, order: str
+) -> dict[str, Waterfall]:
+    """sacreBLEU to every tool on a corpus, for the scores table's attribution."""
+    return corpus_waterfalls(
+        "sacrebleu", list(IMPLEMENTATIONS), list(_hypotheses), [list(s) for s in _streams], ORDERS[order]
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def first_differing_cached(key: str, first: str, second: str, _hypotheses: tuple[str, ...], _streams: Streams) -> int:
+    return first_differing_segment(first, second, list(_hypotheses), [list(s) for s in _streams])
+
+
+# Explain's exercise mode.
+@st.cache_data(max_entries=256, show_spinner=False)
+def exercise_cached(seed: int, trap: str | None) -> Exercise:
+    return generate_exercise(seed, trap)
