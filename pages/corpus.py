@@ -20,9 +20,7 @@ VIEWS = ("segments", "ngrams", "words", "lengths")
 
 
 def finding_message(finding: LintFinding) -> str:
-    """A linter finding in the interface language (English: the linter's own message, with exact plurals)."""
-    if language() == "en" or not finding.key:
-        return finding.message
+    """A linter finding in the interface language."""
     return t(f"lint.{finding.key}", **dict(finding.params))
 
 

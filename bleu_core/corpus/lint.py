@@ -10,21 +10,30 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from bleu_core.i18n import DEFAULT_LANGUAGE, text
 
 NamedLines = tuple[str, Sequence[str]]
 
 
 @dataclass(frozen=True, slots=True)
 class LintFinding:
-    """Something about the input files a user should know before trusting the score."""
+    """Something about the input files a user should know before trusting the score.
+
+    Its words live in the message catalog only (``lint.<key>`` in bleu_core/locales): :attr:`message` is the
+    English one, the pages put it in the reader's language from ``key`` and ``params``.
+    """
 
     level: str  # "error": cannot score; "warning": the score is probably misleading; "info"
     code: str
-    message: str  # in English (the command line, the English pages)
-    #: The catalog message (``lint.<key>`` in bleu_core/locales) and its values, for the pages in other languages.
-    key: str = field(default="", compare=False)
-    params: tuple[tuple[str, str | int], ...] = field(default=(), compare=False)
+    key: str
+    params: tuple[tuple[str, str | int], ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The finding in English (the command line, the tests)."""
+        return text(f"lint.{self.key}", DEFAULT_LANGUAGE, **dict(self.params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,18 +76,14 @@ def _has_invisible(line: str) -> bool:
     return any(ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf") for ch in line)
 
 
-def _count(n: int, noun: str = "line") -> str:
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
-
-
 def _numbers(numbers: Sequence[int], limit: int = 5) -> str:
     """Line numbers for any language: "3, 5, 7 …"."""
     return ", ".join(str(n) for n in numbers[:limit]) + (" …" if len(numbers) > limit else "")
 
 
-def _where(numbers: Sequence[int], limit: int = 5) -> str:
-    shown = ", ".join(str(n) for n in numbers[:limit])
-    return f"line{'s' if len(numbers) > 1 else ''} {shown}{' …' if len(numbers) > limit else ''}"
+def _counted(key: str, count: int) -> str:
+    """The catalog key for ``count`` lines: ``<key>_one`` words a single line."""
+    return f"{key}_one" if count == 1 else key
 
 
 def _cjk_share(lines: Sequence[str], sample: int = 500) -> tuple[float, bool]:
@@ -92,15 +97,11 @@ def _cjk_share(lines: Sequence[str], sample: int = 500) -> tuple[float, bool]:
     return len(cjk) / len(letters), kana
 
 
-def _plural(n: int) -> str:
-    return "" if n == 1 else "s"
-
-
 def check_references_present(inputs: LintInput) -> list[LintFinding]:
     """At least one reference file."""
     if inputs.references:
         return []
-    return [LintFinding("error", "no-references", "Add at least one reference file.", "no_references")]
+    return [LintFinding("error", "no-references", "no_references")]
 
 
 def check_line_counts(inputs: LintInput) -> list[LintFinding]:
@@ -110,10 +111,11 @@ def check_line_counts(inputs: LintInput) -> list[LintFinding]:
         LintFinding(
             "error",
             "line-count",
-            f"{name} has {_count(len(lines))} but the hypothesis {hyp_name} has {_count(len(hyp_lines))}. "
-            "Each reference line must translate the hypothesis line with the same number: check that "
-            "both files come from the same test set and that no line was added or lost.",
-            "line_count",
+            "line_count_one"
+            if len(lines) == 1
+            else "line_count_hypothesis_one"
+            if len(hyp_lines) == 1
+            else "line_count",
             (("name", name), ("lines", len(lines)), ("hypothesis", hyp_name), ("hyp_lines", len(hyp_lines))),
         )
         for name, lines in inputs.references
@@ -124,11 +126,7 @@ def check_line_counts(inputs: LintInput) -> list[LintFinding]:
 def check_hypothesis_present(inputs: LintInput) -> list[LintFinding]:
     """The hypothesis has at least one line."""
     hyp_name, hyp_lines = inputs.hypothesis
-    return (
-        []
-        if hyp_lines
-        else [LintFinding("error", "empty", f"{hyp_name} has no lines.", "empty", (("name", hyp_name),))]
-    )
+    return [] if hyp_lines else [LintFinding("error", "empty", "empty", (("name", hyp_name),))]
 
 
 def check_empty_lines(inputs: LintInput) -> list[LintFinding]:
@@ -137,19 +135,11 @@ def check_empty_lines(inputs: LintInput) -> list[LintFinding]:
     for position, (name, lines) in enumerate(inputs.files):
         empty = [i + 1 for i, line in enumerate(lines) if not line.strip()]
         if empty and len(empty) < len(lines):
-            effect = (
-                "each scores 0 and adds nothing to c"
-                if position == 0
-                else "an empty reference has length 0 and matches nothing"
-            )
-            message = f"{name} has {len(empty)} empty line{_plural(len(empty))} ({_where(empty)}); {effect}."
-            key = "empty_lines_hypothesis" if position == 0 else "empty_lines_reference"
+            key = _counted("empty_lines_hypothesis" if position == 0 else "empty_lines_reference", len(empty))
             params = (("name", name), ("count", len(empty)), ("where", _numbers(empty)))
-            findings.append(LintFinding("warning", "empty-lines", message, key, params))
+            findings.append(LintFinding("warning", "empty-lines", key, params))
         elif lines and len(empty) == len(lines):
-            findings.append(
-                LintFinding("error", "all-empty", f"{name} has only empty lines.", "all_empty", (("name", name),))
-            )
+            findings.append(LintFinding("error", "all-empty", "all_empty", (("name", name),)))
     return findings
 
 
@@ -163,15 +153,10 @@ def check_tokenized(inputs: LintInput) -> list[LintFinding]:
         nonempty = sum(1 for line in sample if line.strip())
         tokenized = [i + 1 for i, line in enumerate(sample) if line.strip() and _TOKENIZED.search(line.rstrip())]
         if nonempty and len(tokenized) >= max(1, 0.3 * nonempty):
-            of = f"{len(tokenized)} of {nonempty}" + (" checked" if len(lines) > LINT_SAMPLE else "")
             findings.append(
                 LintFinding(
                     "warning",
                     "tokenized",
-                    f"{name} looks already tokenized: {of} lines have punctuation or "
-                    f"clitics split off by spaces (e.g. {_where(tokenized, 3)}). BLEU's tokenizer expects plain "
-                    "(detokenized) text; scoring tokenized text usually inflates BLEU and is not comparable with "
-                    "published scores. Detokenize both sides, or knowingly choose the whitespace tokenizer.",
                     "tokenized",
                     (
                         ("name", name),
@@ -191,15 +176,9 @@ def check_cjk(inputs: LintInput) -> list[LintFinding]:
     for name, lines in inputs.files:
         share, kana = _cjk_share(lines)
         if share >= 0.3:
-            advice = "char (Japanese)" if kana else "zh (Chinese)"
-            message = (
-                f"{name} is {100 * share:.0f}% Chinese/Japanese characters, but the {inputs.tokenize} tokenizer "
-                "splits only at spaces and punctuation, so whole phrases become single tokens and BLEU "
-                f"collapses. Use the {advice} tokenizer."
-            )
             key = "cjk_char" if kana else "cjk_zh"
             params = (("name", name), ("share", f"{100 * share:.0f}"), ("tokenizer", inputs.tokenize))
-            return [LintFinding("warning", "cjk", message, key, params)]
+            return [LintFinding("warning", "cjk", key, params)]
     return []
 
 
@@ -209,12 +188,8 @@ def check_whitespace(inputs: LintInput) -> list[LintFinding]:
     for name, lines in inputs.files:
         padded = [i + 1 for i, line in enumerate(lines) if line.strip() and line != line.strip()]
         if padded:
-            message = (
-                f"{name} has leading or trailing whitespace on {len(padded)} line{_plural(len(padded))} "
-                f"({_where(padded)}); the tokenizers ignore it."
-            )
             params = (("name", name), ("count", len(padded)), ("where", _numbers(padded)))
-            findings.append(LintFinding("info", "whitespace", message, "whitespace", params))
+            findings.append(LintFinding("info", "whitespace", _counted("whitespace", len(padded)), params))
     return findings
 
 
@@ -225,8 +200,6 @@ def check_identical(inputs: LintInput) -> list[LintFinding]:
         LintFinding(
             "warning",
             "identical",
-            f"The hypothesis {hyp_name} is identical to the reference {name}, so BLEU is 100. "
-            "Did you upload the same file twice?",
             "identical",
             (("hypothesis", hyp_name), ("name", name)),
         )
@@ -241,13 +214,8 @@ def check_invisible(inputs: LintInput) -> list[LintFinding]:
     controls = [i + 1 for i, line in enumerate(hyp_lines) if not line.isprintable() and _has_invisible(line)]
     if not controls:
         return []
-    message = (
-        f"{hyp_name} has invisible control or format characters (zero-width, BOM, direction marks) on "
-        f"{len(controls)} line{_plural(len(controls))} ({_where(controls)}); they are part of "
-        "the tokens and can prevent matches."
-    )
     params = (("name", hyp_name), ("count", len(controls)), ("where", _numbers(controls)))
-    return [LintFinding("info", "invisible", message, "invisible", params)]
+    return [LintFinding("info", "invisible", _counted("invisible", len(controls)), params)]
 
 
 #: The checks, in the order their findings are listed within a level.

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_core import make_options
-from bleu_core.corpus.lint import RULES, LintFinding, LintInput, check_empty_lines, check_line_counts, lint_corpus
+from bleu_core.corpus.lint import RULES, LintInput, check_empty_lines, check_line_counts, lint_corpus
 from bleu_core.corpus.ngram_lists import characteristic_ngrams, ngram_tallies, plain_characteristic_ngrams
 from tests.conftest import Pair, read_plain
 
@@ -55,15 +55,20 @@ def test_errors_come_first_and_rules_can_be_chosen() -> None:
 
 def test_empty_lines_message_follows_the_role_not_the_file_name() -> None:
     findings = check_empty_lines(LintInput(("same.txt", ["", "x"]), [("same.txt", ["", "y"])], "13a"))
-    assert findings == [
-        LintFinding(
-            "warning", "empty-lines", "same.txt has 1 empty line (line 1); each scores 0 and adds nothing to c."
-        ),
-        LintFinding(
-            "warning",
-            "empty-lines",
-            "same.txt has 1 empty line (line 1); an empty reference has length 0 and matches nothing.",
-        ),
+    assert [finding.message for finding in findings] == [
+        "same.txt has 1 empty line (line 1); it scores 0 and adds nothing to c.",
+        "same.txt has 1 empty line (line 1); an empty reference has length 0 and matches nothing.",
+    ]
+    one = check_line_counts(LintInput(("h.txt", ["a", "b", "c"]), [("r.txt", ["a"]), ("s.txt", ["a", "b"])], "13a"))
+    assert [finding.message.split(". ")[0] for finding in one] == [
+        "r.txt has 1 line but the hypothesis h.txt has 3 lines",
+        "s.txt has 2 lines but the hypothesis h.txt has 3 lines",
+    ]
+    alone = check_line_counts(LintInput(("h.txt", ["a"]), [("r.txt", ["a", "b"])], "13a"))
+    assert alone[0].message.startswith("r.txt has 2 lines but the hypothesis h.txt has 1 line.")
+    many = check_empty_lines(LintInput(("h.txt", ["", "x", "", "y"]), [("r.txt", ["a", "b", "c", "d"])], "13a"))
+    assert [finding.message for finding in many] == [
+        "h.txt has 2 empty lines (lines 1, 3); each scores 0 and adds nothing to c."
     ]
 
 
