@@ -30,6 +30,7 @@ from bleu_core.sacrebleu_format import (
     bleu_signature,
     bootstrap,
     corpus_score,
+    estimate_ci,
     score_rows,
     tokenizer_signature,
 )
@@ -212,7 +213,7 @@ class BLEU:
         if n_bootstrap > 1:
             self.n_bootstrap = n_bootstrap
             self.seed = str(DEFAULT_SEED)
-            score.estimate_ci(bootstrap(stats, self.options, n_bootstrap, DEFAULT_SEED))
+            estimate_ci(score, bootstrap(stats, self.options, n_bootstrap, DEFAULT_SEED))
         return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Score:

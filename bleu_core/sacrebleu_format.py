@@ -8,12 +8,13 @@ Colours are never printed: sacreBLEU's are stripped too whenever its output is n
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
+from sacrebleu.metrics.base import Score as BaseScore
+from sacrebleu.metrics.bleu import BLEUScore
 
 from bleu_core.compare.resampling import (
     chunked_sums,
@@ -104,69 +105,14 @@ def bleu_signature(
     return Signature(info)
 
 
-@dataclass
-class Score:
-    """One BLEU score on sacreBLEU's 0-100 scale, printed as sacreBLEU prints its ``BLEUScore``."""
+#: A BLEU score is sacreBLEU's own ``BLEUScore`` (a hard dependency): its ``str()``, ``format()`` and JSON are
+#: sacreBLEU's by construction; this module only computes the numbers it holds.
+Score = BLEUScore
 
-    score: float
-    counts: list[int | float]
-    totals: list[int | float]
-    precisions: list[float]
-    bp: float
-    sys_len: int
-    ref_len: int
-    name: str = "BLEU"
-    mean: float = field(default=-1.0)
-    ci: float = field(default=-1.0)
 
-    @property
-    def ratio(self) -> float:
-        """c / r, and 0 for an empty reference side (sacreBLEU's rule; never infinity)."""
-        return self.sys_len / self.ref_len if self.ref_len else 0
-
-    @property
-    def prec_str(self) -> str:
-        return "/".join(f"{p:.1f}" for p in self.precisions)
-
-    @property
-    def verbose(self) -> str:
-        return (
-            f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
-            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
-        )
-
-    def estimate_ci(self, resampled: Sequence[float]) -> None:
-        """Keep the mean and the 95% half-width of bootstrap scores (sacreBLEU's rule: n // 40 from each end)."""
-        ordered = sorted(float(x) for x in resampled)
-        lower = len(ordered) // 40
-        self.ci = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
-        self.mean = statistics.mean(ordered)
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False) -> str:
-        """The score line, the score alone, or sacreBLEU's JSON object (``indent=1``)."""
-        text = f"{self.score:.{width}f}"
-        record: dict[str, object] = {"name": self.name, "score": float(text), "signature": signature}
-        if self.mean > 0:
-            mean, spread = f"{self.mean:.{width}f}", f"{self.ci:.{width}f}"
-            interval = f"μ = {mean} ± {spread}"
-            text += f" ({interval})"
-            if is_json:
-                record.update(confidence_mean=float(mean), confidence_var=float(spread), confidence=interval)
-        if score_only:
-            return text
-        head = f"{self.name}|{signature}" if signature else self.name
-        record["verbose_score"] = self.verbose
-        if is_json:
-            for part in signature.split("|"):
-                key, value = part.split(":")
-                record[key] = value
-            return json.dumps(record, indent=1, ensure_ascii=False)
-        return f"{head} = {text} {self.verbose}"
-
-    def __str__(self) -> str:
-        return self.format()
-
-    __repr__ = __str__
+def estimate_ci(score: Score, resampled: Sequence[float]) -> None:
+    """Keep the mean and the 95% half-width of bootstrap scores in ``score``, by sacreBLEU's ``estimate_ci``."""
+    score.estimate_ci([BaseScore(score.name, float(x)) for x in resampled])
 
 
 def score_rows(stats: SegmentStats, options: BleuOptions, add_k: float | None = None) -> list[Score]:
@@ -198,7 +144,8 @@ def score_rows(stats: SegmentStats, options: BleuOptions, add_k: float | None = 
         if options.uniform_weights:
             used = int(arrays.used_orders[i]) if options.effective_order else order
             score = scalar_score(precisions, bp, used) if any(matches[i]) else 0.0
-        rows.append(Score(score, counts, sizes, precisions, bp, sys_len, ref_len))
+        # (sacreBLEU's hint says int counts; under add-k its own counts are floats, as here)
+        rows.append(Score(score, cast(list[int], counts), cast(list[int], sizes), precisions, bp, sys_len, ref_len))
     return rows
 
 

@@ -30,6 +30,7 @@ from bleu_core.sacrebleu_format import (
     signature_block,
     table_text,
 )
+from bleu_core.sacrebleu_format import estimate_ci as sacrebleu_estimate_ci
 from bleu_core.stats.segment_stats import SegmentStats
 
 
@@ -56,7 +57,7 @@ def single_system(stats: SegmentStats, options: BleuOptions, n_refs: int, tok: s
     score = corpus_score(stats, options)
     extra: dict[str, object] = {}
     if report.confidence_n > 1:
-        score.estimate_ci(bootstrap(stats, options, report.confidence_n, report.seed))
+        sacrebleu_estimate_ci(score, bootstrap(stats, options, report.confidence_n, report.seed))
         extra = {"bs": report.confidence_n, "seed": str(report.seed)}
     is_json = report.format == "json"
     signature = _signature(options, n_refs, tok, extra).format(report.short and not is_json)
