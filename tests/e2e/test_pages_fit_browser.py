@@ -214,3 +214,47 @@ def test_ten_wmt22_systems_on_compare_fit_1280x720(
     problems += check(tab, f"compare-ten-precisions-{language}-1280x720")
     assert problems == [], "\n".join(problems)
     tab.context.close()
+
+
+def choose_view(tab: Any, label: str) -> None:
+    """Click a radio or segmented-control option by its label and wait for the rerun."""
+    tab.get_by_text(label, exact=True).first.click()
+    tab.wait_for_timeout(500)
+    tab.wait_for_function(IDLE, timeout=180_000)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_other_views_fit_1280x720(
+    server: str, browser: Any, request: pytest.FixtureRequest, pairs: list[Pair], language: str
+) -> None:
+    """The views a page opens on are not all it has: the Corpus lengths view, Compare's approximate randomization,
+    Implementations on a whole corpus (one WMT22 system and its references)."""
+    problems: list[str] = []
+    tab = open_tab(browser, request, 1280, 720)
+    tab.goto(f"{server}/corpus?lang={language}")
+    tab.wait_for_selector(CHARTS, state="attached", timeout=120_000)
+    tab.wait_for_function(IDLE, timeout=180_000)
+    choose_view(tab, text("corpus.view_lengths", language))
+    settle(tab)
+    problems += check(tab, f"corpus-lengths-{language}-1280x720")
+
+    tab.goto(f"{server}/compare?lang={language}")
+    tab.wait_for_selector(CHARTS, state="attached", timeout=120_000)
+    tab.wait_for_function(IDLE, timeout=180_000)
+    choose_view(tab, text("significance.test_ar", language))
+    settle(tab)
+    problems += check(tab, f"compare-ar-{language}-1280x720")
+
+    pair = next((p for p in pairs if p.tokenize == "13a"), None)
+    if pair is not None:
+        tab.goto(f"{server}/implementations?lang={language}&mode=corpus")
+        tab.wait_for_selector('[data-testid="stMain"] h1', timeout=60_000)
+        tab.wait_for_function(IDLE, timeout=180_000)
+        upload(tab, text("implementations.hypothesis_file", language), str(pair.systems[0]))
+        upload(tab, text("implementations.reference_files", language), [str(r) for r in pair.references[:2]])
+        tab.wait_for_selector('[data-testid="stDataFrame"]', timeout=300_000)
+        settle(tab)
+        problems += check(tab, f"implementations-corpus-{language}-1280x720")
+    assert tab.console_errors == []
+    assert problems == [], "\n".join(problems)
+    tab.context.close()
