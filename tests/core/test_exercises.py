@@ -3,10 +3,13 @@ wrong value is recognized as that mistake)."""
 
 from __future__ import annotations
 
+import collections
 import math
 import random
+from typing import Any
 
 import pytest
+import sacrebleu
 
 from bleu_core.teach.examples import PRESETS
 from bleu_core.teach.exercise_checks import (
@@ -218,3 +221,96 @@ def test_generated_sentences_follow_the_word_pattern_with_each_word_once() -> No
         words = reference.split()
         assert len(set(words)) == len(words)
         assert [kind[w] for w in words] == [PATTERN[i % len(PATTERN)] for i in range(len(words))]
+
+
+# --- the feedback's numbers, by another route ------------------------------------------------------------------
+
+
+def _ngrams(tokens: tuple[str, ...], n: int) -> collections.Counter[tuple[str, ...]]:
+    return collections.Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def _bleu_score(matches: list[int], totals: list[int], c: int, r: int, smooth: str, orders: int) -> Any:
+    """sacreBLEU's own arithmetic from counts (its public ``BLEU.compute_bleu``); copies of the lists are given,
+    as under add-k it adds k to the lists themselves."""
+    return sacrebleu.BLEU.compute_bleu(list(matches), list(totals), c, r, smooth_method=smooth, max_ngram_order=orders)
+
+
+def _score(matches: list[int], totals: list[int], c: int, r: int, smooth: str, orders: int) -> float:
+    """The score in [0, 1]."""
+    return float(_bleu_score(matches, totals, c, r, smooth, orders).score) / 100
+
+
+def test_every_mistakes_value_recomputed_from_the_tokens() -> None:
+    """What the feedback calls "the count without clipping", "the longer of the tied lengths", "BLEU without BP"
+    and the rest is each recomputed here from the tokens with Counter and sacreBLEU's compute_bleu, and must be
+    the value the checker matched the student's answer against (uniform weights: every generated exercise)."""
+    checked = 0
+    exercises = [generate_exercise(seed) for seed in SEEDS] + [generate_exercise(s, t) for s in range(8) for t in TRAPS]
+    for exercise in exercises:
+        trace = exercise.explanation()
+        options = trace.options
+        orders = options.max_order
+        cand, refs = trace.candidate_tokens, trace.reference_tokens
+        c, lengths = len(cand), [len(r) for r in refs]
+        best = min(abs(x - c) for x in lengths)
+        r = min(x for x in lengths if abs(x - c) == best)
+        chosen = next(ref for ref in refs if len(ref) == r)
+        counts = [_ngrams(cand, n) for n in range(1, orders + 1)]
+        ref_counts = [[_ngrams(ref, n) for ref in refs] for n in range(1, orders + 1)]
+        totals = [max(c - n + 1, 0) for n in range(1, orders + 1)]
+        clipped = [sum(min(k, max(rc[g] for rc in ref_counts[i])) for g, k in counts[i].items()) for i in range(orders)]
+        unclipped = [sum(k for g, k in counts[i].items() if any(rc[g] for rc in ref_counts[i])) for i in range(orders)]
+        summed = [sum(min(k, sum(rc[g] for rc in ref_counts[i])) for g, k in counts[i].items()) for i in range(orders)]
+        bp = 1.0 if c > r else math.exp(1 - r / c)
+        score = _score(clipped, totals, c, r, options.smooth, orders)
+        assert expected_value(trace, Quantity("bleu")) == pytest.approx(score, rel=1e-12, abs=1e-15)
+        tied = [x for x in lengths if abs(x - c) == best]
+        # the precisions as the walkthrough shows them: smoothed where the exercise smooths (sacreBLEU's own)
+        precisions = [p / 100 for p in _bleu_score(clipped, totals, c, r, options.smooth, orders).precisions]
+        expected: dict[Quantity, dict[str, float]] = {}
+        for n in range(1, orders + 1):
+            expected[Quantity("matches", n)] = {
+                "not_clipped": unclipped[n - 1],
+                "summed_references": summed[n - 1],
+                "counted_unmatched": totals[n - 1],
+            }
+            expected[Quantity("total", n)] = {"all_tokens": c, "reference_total": max(len(chosen) - n + 1, 0)}
+        expected[Quantity("reference_length")] = {
+            "tie_longer": max(tied),
+            "shortest_reference": min(lengths),
+            "candidate_length": c,
+        }
+        wrong_bp = {"tie_longer": max(tied), "shortest_reference": min(lengths)}
+        expected[Quantity("bp")] = {code: 1.0 if c > x else math.exp(1 - x / c) for code, x in wrong_bp.items()}
+        if c < r:
+            expected[Quantity("bp")].update(inverted_bp=math.exp(1 - c / r), no_exp=1 - r / c)
+        elif r < c:
+            expected[Quantity("bp")].update(not_capped=math.exp(1 - r / c), inverted_bp=math.exp(1 - c / r))
+        bleu = {
+            "no_log": bp * math.exp(sum(p / orders for p in precisions)),
+            "arithmetic_mean": bp * sum(p / orders for p in precisions),
+            "not_clipped": _score(unclipped, totals, c, r, options.smooth, orders),
+            "no_bp": score / bp,
+            "percent": 100 * score,
+            **{code: _score(clipped, totals, c, x, options.smooth, orders) for code, x in wrong_bp.items()},
+        }
+        if score > 0:
+            bleu["no_exp"] = math.log(score)
+        if c < r:
+            bleu["inverted_bp"] = score / bp * math.exp(1 - c / r)
+        if options.smooth != "none":
+            bleu["no_smoothing"] = _score(clipped, totals, c, r, "none", orders)
+        expected[Quantity("bleu")] = bleu
+        for quantity, values in expected.items():
+            found = dict(mistaken_values(trace, quantity))
+            right = expected_value(trace, quantity)
+            for code, value in values.items():
+                same_as_right = abs(value - right) <= 1e-4 * max(1.0, abs(right)) + 1e-12
+                if code in found:
+                    assert found[code] == pytest.approx(value, rel=1e-9, abs=1e-12), (exercise, quantity, code)
+                    checked += 1
+                else:  # a mistake is left out only when it gives the right number
+                    assert same_as_right, (exercise, quantity, code)
+            assert set(found) <= set(values), (quantity, set(found) - set(values))
+    assert checked > 1500
