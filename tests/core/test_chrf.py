@@ -16,6 +16,7 @@ import sacrebleu
 from sacrebleu.metrics.chrf import CHRF as TheirCHRF
 
 import bleu_core.sacrebleu_api as ours
+from bleu_core.stats import chrf as chrf_module
 from bleu_core.stats.chrf import ChrfOptions, chrf_score, chrf_statistics, split_words
 from bleu_core.version import __version__
 from tests.conftest import Pair, read_plain
@@ -213,3 +214,13 @@ def test_a_wmt22_pair(pairs: list[Pair]) -> None:
         my_stats = mine.statistics(hyps, refs)
         assert np.array_equal(my_stats, their_stats)
         same_score(theirs.corpus_score(hyps, refs), mine.corpus_score(hyps, refs))
+
+
+def test_chunks_of_segments_give_the_same_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    hyps, refs = random_corpus(rng, 25)
+    options = ChrfOptions(word_order=2, lowercase=True)
+    whole = chrf_statistics(hyps, refs, options)
+    monkeypatch.setattr(chrf_module, "CHUNK_SEGMENTS", 4)
+    assert np.array_equal(chrf_statistics(hyps, refs, options), whole)
+    assert whole.tolist() == TheirCHRF(word_order=2, lowercase=True)._extract_corpus_statistics(hyps, refs)
