@@ -224,3 +224,24 @@ def test_chunks_of_segments_give_the_same_statistics(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(chrf_module, "CHUNK_SEGMENTS", 4)
     assert np.array_equal(chrf_statistics(hyps, refs, options), whole)
     assert whole.tolist() == TheirCHRF(word_order=2, lowercase=True)._extract_corpus_statistics(hyps, refs)
+
+
+ODD_SETTINGS: list[dict[str, Any]] = [
+    {"beta": 0},
+    {"beta": 1.5},
+    {"char_order": 0, "word_order": 2},
+    {"char_order": 8, "word_order": 4},
+    {"char_order": 0, "word_order": 1, "eps_smoothing": True},
+]
+
+
+@pytest.mark.parametrize("settings", ODD_SETTINGS, ids=str)
+def test_settings_outside_the_usual_grid_and_lone_surrogates(settings: dict[str, Any]) -> None:
+    for seed in range(20):
+        rng = random.Random(seed)
+        hyps, refs = random_corpus(rng, 5)
+        hyps = [hyp + "\ud800x" if seed % 3 == 0 else hyp for hyp in hyps]
+        same_score(TheirCHRF(**settings).corpus_score(hyps, refs), ours.CHRF(**settings).corpus_score(hyps, refs))
+        segment_refs = [stream[0] for stream in refs]
+        theirs = TheirCHRF(**settings).sentence_score(hyps[0], segment_refs)
+        same_score(theirs, ours.CHRF(**settings).sentence_score(hyps[0], segment_refs))
