@@ -6,8 +6,7 @@ the same ``str()`` and ``format()`` text.  ``corpus_bleu``, ``sentence_bleu`` an
 sacreBLEU's signatures.  ``CHRF``, ``corpus_chrf`` and ``sentence_chrf`` do the same for chrF and chrF++ on
 :mod:`bleu_core.stats.chrf`; their scores and signatures are sacreBLEU's own public ``CHRFScore`` and
 ``CHRFSignature``, so the text is sacreBLEU's by construction.  Differences: hypotheses and references of
-different lengths are an error here (sacreBLEU silently scores the shorter), chrF has no ``n_bootstrap``
-interval, and there is no TER.
+different lengths are an error here (sacreBLEU silently scores the shorter), and there is no TER.
 
 Errors are raised where sacreBLEU raises, as classes that derive from both this library's ``ValueError`` and
 the exception sacreBLEU raises there (``KeyError`` for an unknown tokenizer, ``AssertionError`` for an unknown
@@ -415,10 +414,15 @@ class CHRF:
         references: Sequence[Sequence[str | None]] | None,
         n_bootstrap: int = 1,
     ) -> CHRFScore:
-        """Corpus chrF (``references=None``: the cached ones)."""
+        """Corpus chrF (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
+        stats = self.statistics(hypotheses, references)
+        score = self.score_statistics(stats)
         if n_bootstrap > 1:
-            raise ValueError("CHRF: bootstrap intervals (n_bootstrap > 1) are not provided; use n_bootstrap=1")
-        return self.score_statistics(self.statistics(hypotheses, references))
+            self.n_bootstrap = n_bootstrap
+            self.seed = str(DEFAULT_SEED)
+            resampled = chrf.bootstrap_scores(stats, self.options, n_bootstrap, DEFAULT_SEED)
+            score.estimate_ci([CHRFScore(x, self.char_order, self.word_order, self.beta) for x in resampled])
+        return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
         """chrF of one hypothesis against its references (the best one counts)."""
