@@ -7,7 +7,7 @@ Statistics are an int64 array with one row per segment and three columns per ord
     column 3*i + REF     n-grams of that order in the chosen reference
     column 3*i + MATCH   sum over those n-grams of min(hypothesis count, reference count)
 
-Like BLEU's, a corpus score is the score of the column sums: ``chrf_scores(stats.sum(axis=0))``.  With several
+Like BLEU's, a corpus score is the score of the column sums: ``chrf_score(stats, options)``.  With several
 references a segment keeps the statistics of its best reference: the first one with the highest F-score, the
 score computed by the same rule as the corpus score (so the choice depends on ``eps_smoothing``).
 
