@@ -3,8 +3,10 @@
 ``BLEU`` takes sacreBLEU's constructor arguments (``references=`` caches the references for many systems),
 and ``corpus_score``, ``sentence_score`` and ``get_signature`` return objects with sacreBLEU's fields and
 the same ``str()`` and ``format()`` text.  ``corpus_bleu``, ``sentence_bleu`` and ``raw_corpus_bleu`` keep
-sacreBLEU's signatures.  Differences: hypotheses and references of different lengths are an error here
-(sacreBLEU silently scores the shorter), and only BLEU is provided (no chrF or TER).
+sacreBLEU's signatures.  ``CHRF``, ``corpus_chrf`` and ``sentence_chrf`` do the same for chrF and chrF++ on
+:mod:`bleu_core.stats.chrf`; their scores and signatures are sacreBLEU's own public ``CHRFScore`` and
+``CHRFSignature``, so the text is sacreBLEU's by construction.  Differences: hypotheses and references of
+different lengths are an error here (sacreBLEU silently scores the shorter), and there is no TER.
 
 Errors are raised where sacreBLEU raises, as classes that derive from both this library's ``ValueError`` and
 the exception sacreBLEU raises there (``KeyError`` for an unknown tokenizer, ``AssertionError`` for an unknown
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
+from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 
 from bleu_core.api import MissingReferenceError, check_corpus, sentence_references
 from bleu_core.compare.significance import DEFAULT_SEED
@@ -34,9 +37,21 @@ from bleu_core.sacrebleu_format import (
     score_rows,
     tokenizer_signature,
 )
+from bleu_core.stats import chrf
 from bleu_core.stats.counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
+from bleu_core.version import __version__
 
-__all__ = ["BLEU", "BLEUScore", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+__all__ = [
+    "BLEU",
+    "CHRF",
+    "BLEUScore",
+    "CHRFScore",
+    "corpus_bleu",
+    "corpus_chrf",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "sentence_chrf",
+]
 
 
 class _SacreBLEUError(ValueError):
@@ -90,6 +105,40 @@ def _options(name: str, settings: dict[str, Any]) -> BleuOptions:
         raise
 
 
+def _checked_references(
+    references: Sequence[Sequence[str | None]], hypotheses: list[str] | None
+) -> list[list[str | None]]:
+    """Reference streams checked against ``hypotheses`` (None: only against each other), errors as sacreBLEU's."""
+    streams = [list(stream) for stream in references] if not isinstance(references, str) else references
+    hyps = hypotheses if hypotheses is not None else [""] * (len(streams[0]) if streams else 0)
+    try:
+        return check_corpus(hyps, streams)[1]
+    except MissingReferenceError as error:
+        raise NotTextError(str(error)) from error
+
+
+def _checked_hypotheses(metric: str, hypotheses: Sequence[str]) -> list[str]:
+    """A corpus of hypotheses checked, errors as sacreBLEU's."""
+    if not isinstance(hypotheses, Sequence):
+        raise NotTextError(f"{metric}: `hyps` should be a sequence of strings.")
+    if len(hypotheses) == 0:
+        raise EmptyCorpusError(f"{metric}: there are no hypotheses to score (sacreBLEU fails on an empty corpus)")
+    return check_corpus(hypotheses, [[""] * len(hypotheses)])[0]
+
+
+def _sentence_references(metric: str, hypothesis: str, references: Sequence[str | None]) -> list[list[str | None]]:
+    """One sentence's references (``None`` dropped) as streams of one segment, errors as sacreBLEU's."""
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"{metric}: The argument `hyp` should be a string.")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(f"{metric}: The argument `refs` should be a sequence of strings.")
+    if not references:
+        raise EmptyCorpusError(f"{metric}: no references given (sacreBLEU fails on an empty list)")
+    if all(ref is None for ref in references):
+        raise NotTextError(f"{metric}: every reference is None; give at least one reference string")
+    return sentence_references([ref for ref in references if ref is not None])
+
+
 #: sacreBLEU's default add-k value, an int: the counts it reports stay ints.
 SACREBLEU_ADD_K = 1
 #: sacreBLEU's name for a BLEU result (fields ``score``, ``counts``, ``totals``, ``precisions``, ``bp``, ...).
@@ -140,7 +189,7 @@ class BLEU:
         self._cache: PreparedReferences | None = None
         self._tokenizer: Any = None
         if references is not None:
-            self._cache = self._prepare(references, None)
+            self._cache = self._prepare(references)
 
     @property
     def tokenizer(self) -> Any:
@@ -152,25 +201,18 @@ class BLEU:
             self._tokenizer = sacrebleu.BLEU(tokenize=self.options.tokenize).tokenizer
         return self._tokenizer
 
-    def _prepare(self, references: Sequence[Sequence[str | None]], n_segments: int | None) -> PreparedReferences:
-        streams = [list(stream) for stream in references] if not isinstance(references, str) else references
-        hyps = [""] * (len(streams[0]) if streams and n_segments is None else n_segments or 0)
-        try:
-            _, checked = check_corpus(hyps, streams)
-        except MissingReferenceError as error:
-            raise NotTextError(str(error)) from error
+    def _prepare(self, references: Sequence[Sequence[str | None]]) -> PreparedReferences:
         prepared = prepare_references(
-            checked, tokenize=self.options.tokenize, lowercase=self.options.lowercase, max_order=self.options.max_order
+            _checked_references(references, None),
+            tokenize=self.options.tokenize,
+            lowercase=self.options.lowercase,
+            max_order=self.options.max_order,
         )
         self.num_refs = prepared.n_refs
         return prepared
 
     def _statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> Any:
-        if not isinstance(hypotheses, Sequence):
-            raise NotTextError("BLEU: `hyps` should be a sequence of strings.")
-        if len(hypotheses) == 0:
-            raise EmptyCorpusError("BLEU: there are no hypotheses to score (sacreBLEU fails on an empty corpus)")
-        hyps, _ = check_corpus(hypotheses, [[""] * len(hypotheses)])
+        hyps = _checked_hypotheses("BLEU", hypotheses)
         if references:
             return self._once(hyps, references)
         if self._cache is not None:
@@ -190,11 +232,7 @@ class BLEU:
         sides at every order (the same statistics as preparing them, tested in test_random_vs_sacrebleu.py).
         Measured (``python -m bench.run --tasks dropin``, en-de): 48.6 -> 27.8 ms, 0.110 -> 0.053 of sacreBLEU's time.
         """
-        streams = [list(stream) for stream in references] if not isinstance(references, str) else references
-        try:
-            _, checked = check_corpus(hyps, streams)
-        except MissingReferenceError as error:
-            raise NotTextError(str(error)) from error
+        checked = _checked_references(references, hyps)
         options = self.options
         stats, self.num_refs = stream_statistics(
             hyps, checked, tokenize=options.tokenize, lowercase=options.lowercase, max_order=options.max_order
@@ -218,16 +256,7 @@ class BLEU:
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Score:
         """BLEU of one hypothesis against its references (turn ``effective_order`` on for sentences)."""
-        if not isinstance(hypothesis, str):
-            raise TypeError("BLEU: The argument `hyp` should be a string.")
-        if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
-        if not references:
-            raise EmptyCorpusError("BLEU: no references given (sacreBLEU fails on an empty list)")
-        if all(ref is None for ref in references):
-            raise NotTextError("BLEU: every reference is None; give at least one reference string")
-        streams = sentence_references([ref for ref in references if ref is not None])
-        stats = self._statistics([hypothesis], streams)
+        stats = self._statistics([hypothesis], _sentence_references("BLEU", hypothesis, references))
         return score_rows(stats, self.options, self._add_k)[0]
 
     def get_signature(self) -> Signature:
@@ -323,4 +352,117 @@ def sentence_bleu(
         smooth_value=smooth_value,
         effective_order=use_effective_order,
     )
+    return metric.sentence_score(hypothesis, references)
+
+
+class CHRF:
+    """sacreBLEU's ``CHRF`` metric (chrF, or chrF++ with ``word_order=2``): settings once, then scores."""
+
+    CHAR_ORDER = 6
+    WORD_ORDER = 0
+    BETA = 2
+
+    def __init__(
+        self,
+        char_order: int = CHAR_ORDER,
+        word_order: int = WORD_ORDER,
+        beta: int = BETA,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+        references: Sequence[Sequence[str | None]] | None = None,
+    ) -> None:
+        self.char_order = char_order
+        self.word_order = word_order
+        self.beta = beta
+        self.order = char_order + word_order
+        self.lowercase = lowercase
+        self.whitespace = whitespace
+        self.eps_smoothing = eps_smoothing
+        self.options = chrf.ChrfOptions(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+        self.num_refs: int | None = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
+        self._cache: chrf.ChrfReferences | None = None
+        if references is not None:
+            self._cache = self._prepare(references, None)
+
+    def _prepare(self, references: Sequence[Sequence[str | None]], hyps: list[str] | None) -> chrf.ChrfReferences:
+        prepared = chrf.prepare_references(_checked_references(references, hyps), self.options)
+        self.num_refs = prepared.n_refs
+        return prepared
+
+    def statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> chrf.IntArray:
+        """Per-segment statistics (segments x 3 per order; see :mod:`bleu_core.stats.chrf`), references given
+        or cached."""
+        hyps = _checked_hypotheses("CHRF", hypotheses)
+        if references:
+            prepared = self._prepare(references, hyps)
+        elif self._cache is not None:
+            prepared = self._cache
+            self.num_refs = prepared.n_refs
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        return chrf.segment_statistics(hyps, prepared, self.options)
+
+    def score_statistics(self, stats: chrf.IntArray) -> CHRFScore:
+        """The score of statistics: one row, or one row per segment summed first (a corpus score)."""
+        return CHRFScore(chrf.chrf_score(np.asarray(stats), self.options), self.char_order, self.word_order, self.beta)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]] | None,
+        n_bootstrap: int = 1,
+    ) -> CHRFScore:
+        """Corpus chrF (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
+        stats = self.statistics(hypotheses, references)
+        score = self.score_statistics(stats)
+        if n_bootstrap > 1:
+            self.n_bootstrap = n_bootstrap
+            self.seed = str(DEFAULT_SEED)
+            resampled = chrf.bootstrap_scores(stats, self.options, n_bootstrap, DEFAULT_SEED)
+            score.estimate_ci([CHRFScore(x, self.char_order, self.word_order, self.beta) for x in resampled])
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
+        """chrF of one hypothesis against its references (the best one counts)."""
+        return self.score_statistics(
+            self.statistics([hypothesis], _sentence_references("CHRF", hypothesis, references))
+        )
+
+    def get_signature(self) -> CHRFSignature:
+        """The reproducibility signature (known once references were seen: it counts them)."""
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        signature = CHRFSignature(dict(vars(self)))  # sacreBLEU's own reads the metric's attributes too
+        signature.update("version", __version__)
+        return signature
+
+
+def corpus_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    char_order: int = CHRF.CHAR_ORDER,
+    word_order: int = CHRF.WORD_ORDER,
+    beta: int = CHRF.BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """sacreBLEU's ``corpus_chrf`` (note: ``remove_whitespace``, the opposite of ``CHRF``'s ``whitespace``)."""
+    metric = CHRF(char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_chrf(
+    hypothesis: str,
+    references: Sequence[str],
+    char_order: int = CHRF.CHAR_ORDER,
+    word_order: int = CHRF.WORD_ORDER,
+    beta: int = CHRF.BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """sacreBLEU's ``sentence_chrf``."""
+    metric = CHRF(char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
     return metric.sentence_score(hypothesis, references)
