@@ -36,6 +36,8 @@ class Limits:
     upload_megabytes: int = 50
     #: Megabytes the page layer's caches of results may hold in total (each cache its share).
     cache_megabytes: int = 256
+    #: Segments the Corpus page scores with chrF beside BLEU (character n-grams cost several times BLEU's count).
+    chrf_segments: int = 100_000
 
 
 #: The policy in force. Tests may build their own ``Limits(...)``; nothing mutates this one.

@@ -6,6 +6,7 @@ import streamlit as st
 
 from bleu_core.corpus.diagnosis import CorpusAnalysis, length_buckets
 from bleu_core.corpus.lint import LintFinding
+from bleu_core.limits import LIMITS
 from pages.corpus_page import analysis as corpus_analysis
 from pages.corpus_page import inputs as corpus_inputs
 from pages.corpus_page import segments as corpus_segments
@@ -38,12 +39,16 @@ def show_findings(names: tuple[str, ...], hyps: list[str], refs: list[list[str]]
     return not any(f.level == "error" for f in findings)
 
 
-def show_score(analysis: CorpusAnalysis) -> None:
+def show_score(analysis: CorpusAnalysis, chrf: float | None) -> None:
     result = analysis.result
-    cols = st.columns(3)
+    cols = st.columns(4)
     cols[0].metric(t("corpus.metric_bleu"), f"{result.score_100:.2f}", help=t("corpus.metric_bleu_help"))
-    cols[1].metric(t("corpus.metric_bp"), f"{result.bp:.4f}")
-    cols[2].metric(
+    if chrf is None:
+        cols[1].metric("chrF2", "—", help=t("corpus.chrf_left_out", segments=f"{LIMITS.chrf_segments:,}"))
+    else:
+        cols[1].metric("chrF2", f"{chrf:.2f}", help=t("corpus.metric_chrf_help"))
+    cols[2].metric(t("corpus.metric_bp"), f"{result.bp:.4f}")
+    cols[3].metric(
         t("corpus.metric_lengths"),
         f"{result.sys_len:,} / {result.ref_len:,}",
         help=t("corpus.metric_lengths_help", ratio=f"{result.ratio:.3f}"),
@@ -130,9 +135,12 @@ def render_page() -> None:
     if source is not None and len(source) != len(hyps):
         st.warning(t("corpus.source_mismatch", lines=len(source), segments=len(hyps)))
         source = None
-    show_score(analysis)
+    chrf, sentence_chrf = None, None
+    if len(hyps) <= LIMITS.chrf_segments:
+        chrf, sentence_chrf = cached.chrf_cached(key, hyps, streams, settings.lowercase)
+    show_score(analysis, chrf)
     corpus_analysis.show_diagnosis(key, hyps, streams, settings)
-    frame = corpus_views.segment_frame(analysis, hyps, streams, source)
+    frame = corpus_views.segment_frame(analysis, hyps, streams, source, sentence_chrf)
     view = st.radio(
         t("corpus.view"),
         VIEWS,

@@ -38,6 +38,9 @@ def _column_config(frame: pd.DataFrame) -> dict[str, object]:
     config: dict[str, object] = {
         "segment": st.column_config.NumberColumn(t("corpus.col_segment"), format="%d"),
         "sentence BLEU": st.column_config.NumberColumn(t("corpus.col_sentence_bleu"), format="%.2f"),
+        "sentence chrF": st.column_config.NumberColumn(
+            t("corpus.col_sentence_chrf"), format="%.2f", help=t("corpus.col_sentence_chrf_help")
+        ),
         "source": st.column_config.TextColumn(t("corpus.col_source"), width="medium"),
         "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="medium"),
         "hyp len": st.column_config.NumberColumn(t("corpus.col_hyp_len"), format="%d"),
@@ -79,9 +82,10 @@ def _table(key: str, frame: pd.DataFrame) -> None:
         tuple[float, float], cols[0].slider(t("corpus.filter_score"), 0.0, 100.0, step=1.0, key="co_score_range")
     )
     length_range = cast(tuple[int, int], cols[1].slider(t("corpus.filter_length"), 0, top_len, key="co_length_range"))
-    sort = cols[2].selectbox(
-        t("corpus.sort"), list(corpus_views.SORTS), format_func=choices("corpus.sort_"), key="co_sort"
-    )
+    sorts = [name for name, column in corpus_views.SORTS.items() if column in frame.columns]
+    if ss.get("co_sort") not in sorts:  # sentence chrF is left out of very large corpora (LIMITS.chrf_segments)
+        ss["co_sort"] = sorts[0]
+    sort = cols[2].selectbox(t("corpus.sort"), sorts, format_func=choices("corpus.sort_"), key="co_sort")
     ascending = cols[3].toggle(t("corpus.ascending"), key="co_ascending")
     for name in S.CORPUS_TABLE:
         S.keep(ss, name)

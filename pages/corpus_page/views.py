@@ -18,6 +18,7 @@ from pages.shared.views import chart_title, fmt, frame_csv
 #: Sort choices (ids; the page shows them in the interface language) and the column each sorts by.
 SORTS = {
     "sentence_bleu": "sentence BLEU",
+    "sentence_chrf": "sentence chrF",
     "segment": "segment",
     "loo": "leave-one-out Δ",
     "ratio": "_ratio",
@@ -98,9 +99,11 @@ def segment_frame(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
     source: Sequence[str] | None = None,
+    sentence_chrf: Sequence[float] | np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """Every segment: id, sentence BLEU (0-100), its text (source, hypothesis, references), lengths, p_n as text
-    with four decimals ("—" for an order the hypothesis is too short to have), the leave-one-out effect."""
+    """Every segment: id, sentence BLEU (0-100), sentence chrF (when computed), its text (source, hypothesis,
+    references), lengths, p_n as text with four decimals ("—" for an order the hypothesis is too short to have),
+    the leave-one-out effect."""
     stats = analysis.stats
     frame = pd.DataFrame(
         {
@@ -108,6 +111,8 @@ def segment_frame(
             "sentence BLEU": 100 * analysis.sentence,
         }
     )
+    if sentence_chrf is not None:
+        frame["sentence chrF"] = np.asarray(sentence_chrf, dtype=float)
     if source is not None:
         frame["source"] = list(source)
     frame["hypothesis"] = list(hypotheses)

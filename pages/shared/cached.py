@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar, cast
 
+import numpy as np
 import streamlit as st
 
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
@@ -36,6 +37,7 @@ from bleu_core.gaps.waterfall import (
     waterfall,
 )
 from bleu_core.options import make_options
+from bleu_core.stats.chrf import ChrfOptions, corpus_and_segment_scores
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
 from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
@@ -321,6 +323,14 @@ def relative_cached(
     return relative_diagnosis(
         analysis, {name: a.result for name, a in others.items()}, respelled, matches_at_stake(twins)
     )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def chrf_cached(
+    key: str, _hypotheses: list[str], _references: list[list[str | None]], lowercase: bool
+) -> tuple[float, np.ndarray]:
+    """chrF2 (sacreBLEU's default settings, the case as the BLEU settings say) of the corpus and of each segment."""
+    return corpus_and_segment_scores(_hypotheses, _references, ChrfOptions(lowercase=lowercase))
 
 
 # The Implementations page: every tool's score, trace and waterfall.

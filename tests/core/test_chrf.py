@@ -278,3 +278,19 @@ def test_bootstrap_mean_and_interval_to_the_last_bit(counting: str) -> None:
         same_score(their_score, my_score, (str(theirs.get_signature()), str(mine.get_signature())))
         compared += 1
     assert compared >= 30 and failed < 10
+
+
+def test_corpus_and_every_segments_score_from_one_count(counting: str) -> None:
+    """What the Corpus page shows: the corpus chrF and each segment's, equal to sacreBLEU's corpus_score and
+    sentence_score (random corpora with missing references, and lowercased)."""
+    rng = random.Random(17)
+    for _ in range(30):
+        hyps, streams = random_corpus(rng, rng.randint(1, 12))
+        lowercase = rng.random() < 0.5
+        corpus, segments = chrf_module.corpus_and_segment_scores(hyps, streams, ChrfOptions(lowercase=lowercase))
+        theirs = TheirCHRF(lowercase=lowercase)
+        assert corpus == theirs.corpus_score(hyps, streams).score
+        for i, hyp in enumerate(hyps):
+            refs = [stream[i] for stream in streams if stream[i] is not None]
+            if refs:
+                assert segments[i] == theirs.sentence_score(hyp, refs).score, (i, hyp, refs)

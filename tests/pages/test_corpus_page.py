@@ -68,6 +68,18 @@ def test_opens_on_the_demo_corpus_with_sacrebleu_score() -> None:
     assert any("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp" in c.value for c in at.code)
 
 
+def test_chrf_beside_bleu_for_the_corpus_and_each_segment() -> None:
+    """chrF2 as sacreBLEU's CHRF() computes it, the corpus's and each segment's; the table sorts by it."""
+    at = page()
+    hyps = list(DEMO_SYSTEMS["literal"])
+    assert metric(at, "chrF2") == f"{sacrebleu.corpus_chrf(hyps, DEMO_REFS).score:.2f}"
+    table = segment_table(at).sort_values("segment")
+    expected = [sacrebleu.sentence_chrf(h, [s[i] for s in DEMO_REFS]).score for i, h in enumerate(hyps)]
+    assert table["sentence chrF"].tolist() == pytest.approx(expected, rel=1e-12)
+    at.selectbox(key="co_sort").set_value("sentence_chrf").run()
+    assert segment_table(at)["sentence chrF"].tolist() == sorted(expected)  # ascending, as the toggle opens
+
+
 def test_terse_demo_is_diagnosed_as_too_short() -> None:
     at = page()
     at.selectbox(key="co_demo").set_value("terse").run()
