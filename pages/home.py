@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core import sentence_bleu
+from bleu_core.sacrebleu_api import sentence_chrf
 from bleu_core.teach.examples import DEFAULT_PRESET
 from pages.shared.i18n import t
 from pages.shared.streamlit_private import ensure_app_navigation
@@ -29,6 +30,17 @@ def main() -> None:
     st.page_link("pages/corpus.py", label=t("home.link_corpus"), icon=":material/table_chart:")
     st.page_link("pages/compare.py", label=t("home.link_compare"), icon=":material/leaderboard:")
     st.page_link("pages/implementations.py", label=t("home.link_implementations"), icon=":material/compare_arrows:")
+    st.subheader(t("home.metrics_title"))
+    chrf = sentence_chrf(DEFAULT_PRESET.candidate, list(DEFAULT_PRESET.references))
+    st.markdown(t("home.metrics_text", bleu=f"{100 * result.score:.2f}", chrf=f"{chrf.score:.2f}"))
+    rows = ("unit", "credit", "blind", "report")
+    st.table(
+        {
+            t("home.metrics_column_metric"): [t(f"home.metrics_row_{row}") for row in rows],
+            "BLEU": [t(f"home.metrics_bleu_{row}") for row in rows],
+            "chrF2": [t(f"home.metrics_chrf_{row}") for row in rows],
+        }
+    )
 
 
 main()

@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qs
 
+import sacrebleu
 from streamlit.testing.v1 import AppTest
+
+from bleu_core.teach.examples import DEFAULT_PRESET
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -32,3 +35,15 @@ def test_the_exercise_link_opens_exercise_mode() -> None:
     at.run()
     assert not at.exception, at.exception
     assert "exercise number (seed)" in [box.label for box in at.number_input]
+
+
+def test_about_compares_bleu_and_chrf_on_the_example() -> None:
+    """The example's two scores are sacreBLEU's (BLEU with the example's settings, chrF with its defaults)."""
+    at = about()
+    refs = list(DEFAULT_PRESET.references)
+    order = DEFAULT_PRESET.options().get("max_order", 4)
+    bleu = sacrebleu.BLEU(max_ngram_order=order, effective_order=True).sentence_score(DEFAULT_PRESET.candidate, refs)
+    chrf = sacrebleu.sentence_chrf(DEFAULT_PRESET.candidate, refs)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"BLEU {bleu.score:.2f} and chrF {chrf.score:.2f}" in text
+    assert len(at.table) == 1 and "chrF2" in at.table[0].value.columns
