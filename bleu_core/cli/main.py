@@ -1,6 +1,7 @@
-"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``.
+"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``,
+``-m chrf`` and ``-m bleu chrf``.
 
-Arguments and dispatch live here; the printed forms are in :mod:`.cli_report` and :mod:`.sacrebleu_format`.
+Arguments and dispatch live here; the printed forms are in :mod:`.report`, :mod:`.metrics` and :mod:`.sacrebleu_format`.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bleu_core",
         formatter_class=_formatter,
-        description="Exact BLEU, a drop-in for `sacrebleu -m bleu` (same flags, same output).",
+        description="Exact BLEU and chrF, a drop-in for `sacrebleu -m bleu chrf` (same flags, same output).",
     )
     _add_sacrebleu_flags(parser)
     ours = parser.add_argument_group("bleu_core extensions")
