@@ -202,9 +202,12 @@ def paired_json(names: list[str], results: list[dict[str, float | None]]) -> str
     return json.dumps([{"system": name, "BLEU": result} for name, result in zip(names, results, strict=True)], indent=4)
 
 
-def plain_json(names: list[str], scores: list[str]) -> str:
-    """sacreBLEU's JSON list for several systems without a test: scores as printed strings."""
-    return json.dumps([{"system": name, "BLEU": score} for name, score in zip(names, scores, strict=True)], indent=4)
+def plain_json(names: list[str], columns: dict[str, list[str]]) -> str:
+    """sacreBLEU's JSON list for several systems without a test: each metric's score as a printed string."""
+    rows = [
+        {"system": name, **{metric: scores[i] for metric, scores in columns.items()}} for i, name in enumerate(names)
+    ]
+    return json.dumps(rows, indent=4)
 
 
 def paired_explanation(test: str, n_samples: int, baseline: str) -> str:

@@ -1,6 +1,7 @@
-"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``.
+"""Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``,
+``-m chrf`` and ``-m bleu chrf``.
 
-Arguments and dispatch live here; the printed forms are in :mod:`.cli_report` and :mod:`.sacrebleu_format`.
+Arguments and dispatch live here; the printed forms are in :mod:`.report`, :mod:`.metrics` and :mod:`.sacrebleu_format`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import cast
 
+from bleu_core.cli import metrics, settings
 from bleu_core.cli import report as cli_report
-from bleu_core.cli import settings
 from bleu_core.cli.settings import FORMATS, SACREBLEU_TOKENIZERS
 from bleu_core.options import SMOOTH_DEFAULTS, BleuOptions
 from bleu_core.sacrebleu_format import tokenizer_signature
+from bleu_core.stats import chrf
 from bleu_core.stats.counting import CHUNK_SEGMENTS, score_chunk
 from bleu_core.stats.segment_stats import SegmentStats, StatisticsSink
 from bleu_core.text.reader import InputFileError, check_line_counts
@@ -81,7 +83,7 @@ def _add_sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
     add("refs", nargs="*", default=[], help="reference files; give them before -i")
     add("--num-refs", "-nr", type=int, default=1, help="tab-separated references per line (default 1)")
     add("--encoding", "-e", default="utf-8", help="text encoding of the files (default utf-8)")
-    add("--metrics", "-m", nargs="+", choices=("bleu",), default=["bleu"], help="only bleu")
+    add("--metrics", "-m", nargs="+", choices=(*metrics.METRICS, "ter"), default=["bleu"], help="bleu and/or chrf")
     add("--sentence-level", "-sl", action="store_true", help="a score per segment")
     add("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp", help="smoothing (default exp)")
     add("--smooth-value", "-sv", type=float, default=None, help="value for floor (0.1) and add-k (1)")
@@ -102,13 +104,14 @@ def _add_sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
     add("--width", "-w", type=int, default=1, help="decimals (default 1)")
     add("--no-color", "-nc", action="store_true", help="accepted for compatibility (we never print colours)")
     add("--format", "-f", choices=FORMATS, default="json", help="json, text or latex (default json)")
+    metrics.add_chrf_flags(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bleu_core",
         formatter_class=_formatter,
-        description="Exact BLEU, a drop-in for `sacrebleu -m bleu` (same flags, same output).",
+        description="Exact BLEU and chrF, a drop-in for `sacrebleu -m bleu chrf` (same flags, same output).",
     )
     _add_sacrebleu_flags(parser)
     ours = parser.add_argument_group("bleu_core extensions")
@@ -228,7 +231,12 @@ def _needs_segments(args: argparse.Namespace) -> bool:
 
 
 def _count(
-    args: argparse.Namespace, refs: list[_Source], hyps: list[_Source], options: BleuOptions, sink: StatisticsSink
+    args: argparse.Namespace,
+    refs: list[_Source],
+    hyps: list[_Source],
+    options: BleuOptions,
+    sink: StatisticsSink,
+    chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]] | None = None,
 ) -> bool:
     """Count every chunk here, or on the Dask cluster of ``--dask``; each chunk of references is counted once
     for every hypothesis file.  Whether the lines were read here (the cluster's workers may read the files)."""
@@ -244,11 +252,18 @@ def _count(
                 raise InputFileError(path, "contains no segments")
         chunks = lambda: _chunks(refs, hyps, args.num_refs, CLUSTER_CHUNK_LINES)  # noqa: E731
         return score_on_cluster(args.dask, files, chunks, options, sink)
+    bleu = "bleu" in args.metrics
     for hyp_chunks, ref_chunks in _chunks(refs, hyps, args.num_refs):
-        for k, stats in enumerate(
-            score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
-        ):
-            sink.add(k, stats)
+        if bleu:
+            for k, stats in enumerate(
+                score_chunk(hyp_chunks, ref_chunks, options.tokenize, options.lowercase, options.max_order)
+            ):
+                sink.add(k, stats)
+        if chrf_parts is not None:
+            chrf_options, parts = chrf_parts
+            prepared = chrf.prepare_references(ref_chunks, chrf_options)
+            for k, hyp_chunk in enumerate(hyp_chunks):
+                parts[k].append(chrf.segment_statistics(hyp_chunk, prepared, chrf_options))
     return True
 
 
@@ -274,9 +289,42 @@ def _print_reports(
         print(cli_report.several_systems(names, systems, options, n_refs, tok, report))
 
 
+def _print_with_chrf(
+    names: list[str],
+    parts: list[list[SegmentStats]],
+    chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]],
+    options: BleuOptions,
+    n_refs: int,
+    args: argparse.Namespace,
+) -> None:
+    """Reports with chrF (alone or beside BLEU): a line per metric for one system, else a column per metric."""
+    report = settings.report(args)
+    chrf_options, chrf_chunks = chrf_parts
+    chrf_systems = [metrics.concat(chunks, chrf_options) for chunks in chrf_chunks]
+    bleu = "bleu" in args.metrics
+    systems = [SegmentStats.concat(hyp_parts, options.max_order) for hyp_parts in parts] if bleu else []
+    tok = tokenizer_signature(options.tokenize) if bleu else ""
+    if args.sentence_level:
+        print("\n".join(metrics.sentences(chrf_systems[0], chrf_options, n_refs, report)))
+    elif len(chrf_systems) == 1:
+        lines = [cli_report.single_system(systems[0], options, n_refs, tok, report)] if bleu else []
+        lines.append(metrics.single_line(chrf_systems[0], chrf_options, n_refs, report))
+        print(metrics.joined_lines(lines, report.format))
+    else:
+        columns: dict[str, list[str]] = {}
+        signatures: dict[str, str] = {}
+        if bleu:
+            columns["BLEU"], signatures["BLEU"] = cli_report.bleu_column(systems, options, n_refs, tok, report)
+        name, scores, signature = metrics.column(chrf_systems, chrf_options, n_refs, report)
+        columns[name], signatures[name] = scores, signature
+        print(cli_report.metric_table(names, columns, signatures, report))
+
+
 def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
     settings.check_combinations(args)
-    options = settings.options(args)
+    use_chrf = "chrf" in args.metrics
+    options = settings.options(args) if "bleu" in args.metrics else settings.default_options()
+    chrf_options = metrics.chrf_options(args) if use_chrf else None
     refs, hyps, names = _open_sources(args)
     sources.extend(refs + hyps)
     if args.sentence_level and len(hyps) > 1:
@@ -284,7 +332,10 @@ def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
     if args.confidence and len(hyps) > 1:
         raise ValueError("use a paired test (--paired-bs or --paired-ar) for several systems")
     sink = StatisticsSink(len(hyps), options.max_order, _needs_segments(args))
-    read_here = _count(args, refs, hyps, options, sink)
+    chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]] | None = None
+    if chrf_options is not None:
+        chrf_parts = (chrf_options, [[] for _ in hyps])
+    read_here = _count(args, refs, hyps, options, sink, chrf_parts)
     for hyp in hyps:
         if read_here and hyp.count == 0:
             raise InputFileError(hyp.name, "contains no segments")
@@ -292,7 +343,11 @@ def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
         for source in sources:
             for note in source.notes:
                 print(f"bleu_core: warning: {source.name} {note}", file=sys.stderr)
-    _print_reports(names, sink.parts, options, max(len(refs), args.num_refs), args)
+    n_refs = max(len(refs), args.num_refs)
+    if chrf_parts is not None:
+        _print_with_chrf(names, sink.parts, chrf_parts, options, n_refs, args)
+    else:
+        _print_reports(names, sink.parts, options, n_refs, args)
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -94,11 +94,23 @@ def several_systems(
     names: list[str], stats: list[SegmentStats], options: BleuOptions, n_refs: int, tok: str, report: Report
 ) -> str:
     """Several systems without a test: a table of scores (or a JSON list of them)."""
+    scores = bleu_column(stats, options, n_refs, tok, report)
+    return metric_table(names, {"BLEU": scores[0]}, {"BLEU": scores[1]}, report)
+
+
+def bleu_column(
+    stats: list[SegmentStats], options: BleuOptions, n_refs: int, tok: str, report: Report
+) -> tuple[list[str], str]:
+    """Each system's BLEU as printed in a table, and the signature under it."""
     scores = [corpus_score(s, options).format(report.width, True) for s in stats]
+    return scores, _signature(options, n_refs, tok).format(report.short)
+
+
+def metric_table(names: list[str], columns: dict[str, list[str]], signatures: dict[str, str], report: Report) -> str:
+    """Several systems' scores, one column per metric: a table, or sacreBLEU's JSON list of them."""
     if report.format == "json":
-        return plain_json(names, scores)
-    signature = _signature(options, n_refs, tok).format(report.short)
-    return _table({"System": names, "BLEU": scores}, {"BLEU": signature}, report)
+        return plain_json(names, columns)
+    return _table({"System": names, **columns}, signatures, report)
 
 
 def paired_systems(

@@ -61,9 +61,30 @@ def check_values(args: argparse.Namespace) -> None:
         )
 
 
+def check_metrics(args: argparse.Namespace) -> None:
+    """The metrics asked for: BLEU and chrF are built in; TER, and chrF with what only BLEU has here, are refused."""
+    if "ter" in args.metrics:
+        raise ValueError(
+            "TER is not built into bleu_core: it scores -m bleu and -m chrf (chrF++ with -cw 2), alone or together; "
+            "score TER with `sacrebleu -m ter`"
+        )
+    if args.sentence_level and len(args.metrics) > 1:
+        raise ValueError("only one metric can be used in sentence-level mode")
+    if "chrf" in args.metrics:
+        for flag, given in (
+            ("--paired-bs/--paired-ar", args.paired_bs or args.paired_ar),
+            ("--statistics", args.statistics),
+            ("--segment-json", args.segment_json),
+            ("--dask", args.dask),
+        ):
+            if given:
+                raise ValueError(f"{flag} is for -m bleu only in bleu_core; drop it to score chrF (-m chrf)")
+
+
 def check_combinations(args: argparse.Namespace) -> None:
     """sacreBLEU's rules for flags that cannot go together (each is an error with status 1)."""
     check_values(args)
+    check_metrics(args)
     n_inputs = len(args.input) if args.input else 1
     if args.num_refs != 1 and (args.test_set is not None or len(args.refs) > 1):
         raise ValueError("--num-refs reads several tab-separated references from one reference file; give one file")
@@ -116,6 +137,11 @@ def report(args: argparse.Namespace) -> Report:
         paired_n=(args.paired_bs_n if paired == "bs" else args.paired_ar_n) if paired else 0,
         seed=seed() if (paired or args.confidence) else 12345,
     )
+
+
+def default_options() -> BleuOptions:
+    """BLEU's defaults, for the reading machinery when only chrF is scored (no BLEU flag is checked then)."""
+    return make_options()
 
 
 def options(args: argparse.Namespace) -> BleuOptions:

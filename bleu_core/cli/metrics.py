@@ -1,0 +1,121 @@
+"""chrF beside BLEU on the command line (``-m chrf``, ``-m bleu chrf``): its options, lines and table column.
+
+The statistics come from :mod:`bleu_core.stats.chrf`; every printed form is sacreBLEU's own ``CHRFScore`` and
+``CHRFSignature``, so a chrF line is sacreBLEU's by construction.  Several metrics for one system print one line
+each, in the metrics' sorted order (BLEU before chrF), aligned on the ``=`` of the text form.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+import numpy as np
+from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
+
+from bleu_core.cli.report import Report
+from bleu_core.stats import chrf
+from bleu_core.version import __version__
+
+#: Metrics the command line scores, in the order their lines and columns are printed.
+METRICS = ("bleu", "chrf")
+
+
+def metric_names(args: argparse.Namespace) -> list[str]:
+    """The metrics asked for with ``-m``, each once, in printing order."""
+    return [name for name in METRICS if name in args.metrics]
+
+
+def add_chrf_flags(parser: argparse.ArgumentParser) -> None:
+    """sacreBLEU 2.6's chrF flags with their defaults (``-lc`` is BLEU's; chrF has ``--chrf-lowercase``)."""
+    group = parser.add_argument_group("chrF")
+    add = group.add_argument
+    add("--chrf-char-order", "-cc", type=int, default=6, help="character n-gram order (default 6)")
+    add("--chrf-word-order", "-cw", type=int, default=0, help="word n-gram order (default 0; 2 for chrF++)")
+    add("--chrf-beta", type=int, default=2, help="weight of recall against precision (default 2)")
+    add("--chrf-whitespace", action="store_true", help="keep whitespace when extracting character n-grams")
+    add("--chrf-lowercase", action="store_true", help="lowercase before computing chrF")
+    add("--chrf-eps-smoothing", action="store_true", help="chrF++.py's epsilon smoothing instead of effective order")
+
+
+def chrf_options(args: argparse.Namespace) -> chrf.ChrfOptions:
+    return chrf.ChrfOptions(
+        args.chrf_char_order,
+        args.chrf_word_order,
+        args.chrf_beta,
+        args.chrf_lowercase,
+        args.chrf_whitespace,
+        args.chrf_eps_smoothing,
+    )
+
+
+def _score(stats: chrf.IntArray, options: chrf.ChrfOptions) -> CHRFScore:
+    return CHRFScore(chrf.chrf_score(stats, options), options.char_order, options.word_order, int(options.beta))
+
+
+def _signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> CHRFSignature:
+    fields: dict[str, object] = {
+        "num_refs": n_refs,
+        "n_bootstrap": bootstrap,
+        "seed": None if bootstrap is None else str(seed),
+        "char_order": options.char_order,
+        "word_order": options.word_order,
+        "lowercase": options.lowercase,
+        "whitespace": options.whitespace,
+        "eps_smoothing": options.eps_smoothing,
+    }
+    signature = CHRFSignature(fields)
+    signature.update("version", __version__)
+    return signature
+
+
+def single_line(stats: chrf.IntArray, options: chrf.ChrfOptions, n_refs: int, report: Report) -> str:
+    """One system's corpus chrF: its score line or JSON object (with ``--confidence``, the bootstrap interval)."""
+    score = _score(stats, options)
+    bootstrap = None
+    if report.confidence_n > 1:
+        bootstrap = report.confidence_n
+        resampled = chrf.bootstrap_scores(stats, options, bootstrap, report.seed)
+        score.estimate_ci(
+            [CHRFScore(float(x), options.char_order, options.word_order, int(options.beta)) for x in resampled]
+        )
+    is_json = report.format == "json"
+    signature = _signature(options, n_refs, bootstrap, report.seed).format(report.short and not is_json)
+    return str(score.format(report.width, report.score_only, signature, is_json))
+
+
+def sentences(stats: chrf.IntArray, options: chrf.ChrfOptions, n_refs: int, report: Report) -> Iterator[str]:
+    """``-sl``: one chrF line per segment."""
+    signature = _signature(options, n_refs).format(report.short)
+    for row in stats:
+        yield str(_score(row, options).format(report.width, report.score_only, signature))
+
+
+def column(
+    systems: list[chrf.IntArray], options: chrf.ChrfOptions, n_refs: int, report: Report
+) -> tuple[str, list[str], str]:
+    """Several systems: the column's name (``chrF2``, ``chrF2++``), each system's score and the signature."""
+    scores = [_score(stats, options) for stats in systems]
+    signature = _signature(options, n_refs).format(report.short)
+    return scores[0].name, [str(score.format(report.width, True)) for score in scores], signature
+
+
+def joined_lines(lines: list[str], format_name: str) -> str:
+    """One system's lines for several metrics: a JSON list, or text lines right-aligned up to their ``=``.
+
+    Lines without ``=`` (``-b``) come first as they are, as sacreBLEU prints them."""
+    if format_name == "json":
+        return "[\n" + ",\n".join(lines) + "\n]" if len(lines) > 1 else lines[0]
+    if len(lines) == 1:
+        return lines[0]
+    out = [line for line in lines if "=" not in line]
+    ends = [line.index("=") - 1 for line in lines if "=" in line]
+    if ends:
+        width = max(ends)
+        out += [f"{line[:end]:>{width}}{line[end:]}" for end, line in zip(ends, lines, strict=False)]
+    return "\n".join(out)
+
+
+def concat(parts: list[chrf.IntArray], options: chrf.ChrfOptions) -> chrf.IntArray:
+    """One system's statistics from its chunks."""
+    return np.concatenate([np.zeros((0, options.columns), dtype=np.int64), *parts])
