@@ -134,7 +134,9 @@ async def compare_session(server: str, browser: Any, systems: list[Path], refere
     try:
         await tab.goto(f"{server}/compare")
         await tab.wait_for_selector('[data-testid="stDataFrame"]', timeout=120_000)
-        await tab.get_by_text("Upload files").click()
+        # five first runs at once on a busy machine: the radio is clicked once the session's run is over
+        await tab.wait_for_function(IDLE, timeout=180_000)
+        await tab.get_by_text("Upload files").click(timeout=120_000)
         await upload_async(tab, "System outputs", systems)
         await upload_async(tab, "References", [reference])
         await tab.get_by_text("Against the baseline").wait_for(timeout=180_000)
