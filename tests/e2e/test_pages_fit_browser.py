@@ -231,19 +231,16 @@ def test_other_views_fit_1280x720(
     Implementations on a whole corpus (one WMT22 system and its references)."""
     problems: list[str] = []
     tab = open_tab(browser, request, 1280, 720)
-    tab.goto(f"{server}/corpus?lang={language}")
-    tab.wait_for_selector(CHARTS, state="attached", timeout=120_000)
-    tab.wait_for_function(IDLE, timeout=180_000)
-    choose_view(tab, text("corpus.view_lengths", language))
-    settle(tab)
-    problems += check(tab, f"corpus-lengths-{language}-1280x720")
-
-    tab.goto(f"{server}/compare?lang={language}")
-    tab.wait_for_selector(CHARTS, state="attached", timeout=120_000)
-    tab.wait_for_function(IDLE, timeout=180_000)
-    choose_view(tab, text("significance.test_ar", language))
-    settle(tab)
-    problems += check(tab, f"compare-ar-{language}-1280x720")
+    for name, option, shot in (
+        ("corpus", "corpus.view_lengths", "corpus-lengths"),
+        ("compare", "significance.test_ar", "compare-ar"),
+    ):
+        tab.goto(f"{server}/{name}?lang={language}")
+        tab.wait_for_selector(CHARTS, state="attached", timeout=120_000)
+        tab.wait_for_function(IDLE, timeout=180_000)
+        choose_view(tab, text(option, language))
+        settle(tab)
+        problems += check(tab, f"{shot}-{language}-1280x720")
 
     pair = next((p for p in pairs if p.tokenize == "13a"), None)
     if pair is not None:
