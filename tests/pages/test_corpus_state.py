@@ -180,7 +180,7 @@ def test_source_is_shown_and_bucketed() -> None:
     assert not at.exception
     table = next(d.value for d in at.dataframe if "leave-one-out Δ" in d.value.columns)
     assert table.sort_values("segment")["source"].tolist() == source
-    assert list(table.columns[:4]) == ["segment", "sentence BLEU", "source", "hypothesis"]
+    assert list(table.columns[:5]) == ["segment", "sentence BLEU", "sentence chrF", "source", "hypothesis"]
     at.radio(key="co_view").set_value("words").run()
     at.radio(key="co_words_by").set_value("source").run()
     buckets = next(d.value for d in at.dataframe if "F-measure" in d.value.columns)
