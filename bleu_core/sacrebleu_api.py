@@ -440,6 +440,11 @@ class CHRF:
         return signature
 
 
+def _chrf(char_order: int, word_order: int, beta: int, remove_whitespace: bool, eps_smoothing: bool) -> CHRF:
+    """The metric of the module functions, whose ``remove_whitespace`` is ``CHRF``'s ``whitespace`` negated."""
+    return CHRF(char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
+
+
 def corpus_chrf(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -450,8 +455,7 @@ def corpus_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """sacreBLEU's ``corpus_chrf`` (note: ``remove_whitespace``, the opposite of ``CHRF``'s ``whitespace``)."""
-    metric = CHRF(char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-    return metric.corpus_score(hypotheses, references)
+    return _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing).corpus_score(hypotheses, references)
 
 
 def sentence_chrf(
@@ -464,5 +468,4 @@ def sentence_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """sacreBLEU's ``sentence_chrf``."""
-    metric = CHRF(char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-    return metric.sentence_score(hypothesis, references)
+    return _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing).sentence_score(hypothesis, references)
