@@ -1,18 +1,17 @@
-"""sacreBLEU 2.6's BLEU API on bleu_core's engine: ``import bleu_core.sacrebleu_api as sacrebleu``.
+"""sacreBLEU 2.6's API on bleu_core's engine: ``import bleu_core.sacrebleu_api as sacrebleu``.
 
 ``BLEU`` takes sacreBLEU's constructor arguments (``references=`` caches the references for many systems),
 and ``corpus_score``, ``sentence_score`` and ``get_signature`` return objects with sacreBLEU's fields and
 the same ``str()`` and ``format()`` text.  ``corpus_bleu``, ``sentence_bleu`` and ``raw_corpus_bleu`` keep
-sacreBLEU's signatures.  ``CHRF``, ``corpus_chrf`` and ``sentence_chrf`` do the same for chrF and chrF++ on
-:mod:`bleu_core.stats.chrf`; their scores and signatures are sacreBLEU's own public ``CHRFScore`` and
-``CHRFSignature``, so the text is sacreBLEU's by construction.  Differences: hypotheses and references of
+sacreBLEU's signatures.  ``CHRF``, ``corpus_chrf`` and ``sentence_chrf`` (chrF and chrF++) live in
+:mod:`bleu_core.sacrebleu_metrics` and are re-exported here.  Differences: hypotheses and references of
 different lengths are an error here (sacreBLEU silently scores the shorter), and there is no TER.
 
-Errors are raised where sacreBLEU raises, as classes that derive from both this library's ``ValueError`` and
-the exception sacreBLEU raises there (``KeyError`` for an unknown tokenizer, ``AssertionError`` for an unknown
-smoothing method, ``RuntimeError`` without MeCab, ``ImportError`` for the SentencePiece tokenizers,
-``TypeError`` for hypotheses that are not a sequence or a segment without any reference, ``IndexError`` for an
-empty corpus), so that code catching either keeps working.
+Errors (defined in :mod:`bleu_core.sacrebleu_format`) are raised where sacreBLEU raises, as classes that derive
+from both this library's ``ValueError`` and the exception sacreBLEU raises there (``KeyError`` for an unknown
+tokenizer, ``AssertionError`` for an unknown smoothing method, ``RuntimeError`` without MeCab, ``ImportError``
+for the SentencePiece tokenizers, ``TypeError`` for hypotheses that are not a sequence or a segment without any
+reference, ``IndexError`` for an empty corpus), so that code catching either keeps working.
 """
 
 from __future__ import annotations
@@ -21,71 +20,52 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
+from sacrebleu.metrics.chrf import CHRFScore
 
-from bleu_core.api import MissingReferenceError, check_corpus, sentence_references
 from bleu_core.compare.significance import DEFAULT_SEED
 from bleu_core.options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
 from bleu_core.sacrebleu_format import (
     LANGUAGE_TOKENIZERS,
+    MECAB_TOKENIZERS,
+    SENTENCEPIECE_TOKENIZERS,
+    EmptyCorpusError,
+    MissingMeCabError,
+    NotTextError,
     Score,
+    SentencePieceError,
     Signature,
+    UnknownSmoothingError,
+    UnknownTokenizerError,
     bleu_signature,
     bootstrap,
+    checked_hypotheses,
+    checked_references,
     corpus_score,
     estimate_ci,
     score_rows,
+    sentence_reference_streams,
     tokenizer_signature,
 )
-from bleu_core.stats import chrf
+from bleu_core.sacrebleu_metrics import CHRF, corpus_chrf, sentence_chrf
 from bleu_core.stats.counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
-from bleu_core.version import __version__
 
 __all__ = [
     "BLEU",
     "CHRF",
     "BLEUScore",
     "CHRFScore",
+    "EmptyCorpusError",
+    "MissingMeCabError",
+    "NotTextError",
+    "SentencePieceError",
+    "UnknownSmoothingError",
+    "UnknownTokenizerError",
     "corpus_bleu",
     "corpus_chrf",
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
 ]
-
-
-class _SacreBLEUError(ValueError):
-    """A ValueError that is also the exception sacreBLEU raises in the same place (see the module docstring)."""
-
-    __str__ = ValueError.__str__  # KeyError would quote the message
-
-
-class UnknownTokenizerError(_SacreBLEUError, KeyError):
-    """A tokenizer name sacreBLEU does not know."""
-
-
-class UnknownSmoothingError(_SacreBLEUError, AssertionError):
-    """A smoothing method sacreBLEU does not know."""
-
-
-class MissingMeCabError(_SacreBLEUError, RuntimeError):
-    """ja-mecab (or ko-mecab) without the MeCab packages."""
-
-
-class SentencePieceError(_SacreBLEUError, ImportError):
-    """spm, flores101, flores200: sacreBLEU's SentencePiece tokenizers, not re-implemented here."""
-
-
-class NotTextError(_SacreBLEUError, TypeError):
-    """Hypotheses that are not a sequence, or a segment with no reference at all."""
-
-
-class EmptyCorpusError(_SacreBLEUError, IndexError):
-    """No hypothesis to score."""
-
-
-SENTENCEPIECE_TOKENIZERS = ("spm", "flores101", "flores200")
-MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
 
 
 def _options(name: str, settings: dict[str, Any]) -> BleuOptions:
@@ -103,40 +83,6 @@ def _options(name: str, settings: dict[str, Any]) -> BleuOptions:
         if name not in TOKENIZERS:
             raise UnknownTokenizerError(str(error)) from error
         raise
-
-
-def _checked_references(
-    references: Sequence[Sequence[str | None]], hypotheses: list[str] | None
-) -> list[list[str | None]]:
-    """Reference streams checked against ``hypotheses`` (None: only against each other), errors as sacreBLEU's."""
-    streams = [list(stream) for stream in references] if not isinstance(references, str) else references
-    hyps = hypotheses if hypotheses is not None else [""] * (len(streams[0]) if streams else 0)
-    try:
-        return check_corpus(hyps, streams)[1]
-    except MissingReferenceError as error:
-        raise NotTextError(str(error)) from error
-
-
-def _checked_hypotheses(metric: str, hypotheses: Sequence[str]) -> list[str]:
-    """A corpus of hypotheses checked, errors as sacreBLEU's."""
-    if not isinstance(hypotheses, Sequence):
-        raise NotTextError(f"{metric}: `hyps` should be a sequence of strings.")
-    if len(hypotheses) == 0:
-        raise EmptyCorpusError(f"{metric}: there are no hypotheses to score (sacreBLEU fails on an empty corpus)")
-    return check_corpus(hypotheses, [[""] * len(hypotheses)])[0]
-
-
-def _sentence_references(metric: str, hypothesis: str, references: Sequence[str | None]) -> list[list[str | None]]:
-    """One sentence's references (``None`` dropped) as streams of one segment, errors as sacreBLEU's."""
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"{metric}: The argument `hyp` should be a string.")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError(f"{metric}: The argument `refs` should be a sequence of strings.")
-    if not references:
-        raise EmptyCorpusError(f"{metric}: no references given (sacreBLEU fails on an empty list)")
-    if all(ref is None for ref in references):
-        raise NotTextError(f"{metric}: every reference is None; give at least one reference string")
-    return sentence_references([ref for ref in references if ref is not None])
 
 
 #: sacreBLEU's default add-k value, an int: the counts it reports stay ints.
@@ -203,7 +149,7 @@ class BLEU:
 
     def _prepare(self, references: Sequence[Sequence[str | None]]) -> PreparedReferences:
         prepared = prepare_references(
-            _checked_references(references, None),
+            checked_references(references, None),
             tokenize=self.options.tokenize,
             lowercase=self.options.lowercase,
             max_order=self.options.max_order,
@@ -212,7 +158,7 @@ class BLEU:
         return prepared
 
     def _statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> Any:
-        hyps = _checked_hypotheses("BLEU", hypotheses)
+        hyps = checked_hypotheses("BLEU", hypotheses)
         if references:
             return self._once(hyps, references)
         if self._cache is not None:
@@ -232,7 +178,7 @@ class BLEU:
         sides at every order (the same statistics as preparing them, tested in test_random_vs_sacrebleu.py).
         Measured (``python -m bench.run --tasks dropin``, en-de): 48.6 -> 27.8 ms, 0.110 -> 0.053 of sacreBLEU's time.
         """
-        checked = _checked_references(references, hyps)
+        checked = checked_references(references, hyps)
         options = self.options
         stats, self.num_refs = stream_statistics(
             hyps, checked, tokenize=options.tokenize, lowercase=options.lowercase, max_order=options.max_order
@@ -256,7 +202,7 @@ class BLEU:
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Score:
         """BLEU of one hypothesis against its references (turn ``effective_order`` on for sentences)."""
-        stats = self._statistics([hypothesis], _sentence_references("BLEU", hypothesis, references))
+        stats = self._statistics([hypothesis], sentence_reference_streams("BLEU", hypothesis, references))
         return score_rows(stats, self.options, self._add_k)[0]
 
     def get_signature(self) -> Signature:
@@ -353,119 +299,3 @@ def sentence_bleu(
         effective_order=use_effective_order,
     )
     return metric.sentence_score(hypothesis, references)
-
-
-class CHRF:
-    """sacreBLEU's ``CHRF`` metric (chrF, or chrF++ with ``word_order=2``): settings once, then scores."""
-
-    CHAR_ORDER = 6
-    WORD_ORDER = 0
-    BETA = 2
-
-    def __init__(
-        self,
-        char_order: int = CHAR_ORDER,
-        word_order: int = WORD_ORDER,
-        beta: int = BETA,
-        lowercase: bool = False,
-        whitespace: bool = False,
-        eps_smoothing: bool = False,
-        references: Sequence[Sequence[str | None]] | None = None,
-    ) -> None:
-        self.char_order = char_order
-        self.word_order = word_order
-        self.beta = beta
-        self.order = char_order + word_order
-        self.lowercase = lowercase
-        self.whitespace = whitespace
-        self.eps_smoothing = eps_smoothing
-        self.options = chrf.ChrfOptions(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-        self.num_refs: int | None = None
-        self.n_bootstrap: int | None = None
-        self.seed: str | None = None
-        self._cache: chrf.ChrfReferences | None = None
-        if references is not None:
-            self._cache = self._prepare(references, None)
-
-    def _prepare(self, references: Sequence[Sequence[str | None]], hyps: list[str] | None) -> chrf.ChrfReferences:
-        prepared = chrf.prepare_references(_checked_references(references, hyps), self.options)
-        self.num_refs = prepared.n_refs
-        return prepared
-
-    def statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> chrf.IntArray:
-        """Per-segment statistics (segments x 3 per order; see :mod:`bleu_core.stats.chrf`), references given
-        or cached."""
-        hyps = _checked_hypotheses("CHRF", hypotheses)
-        if references:
-            prepared = self._prepare(references, hyps)
-        elif self._cache is not None:
-            prepared = self._cache
-            self.num_refs = prepared.n_refs
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
-        return chrf.segment_statistics(hyps, prepared, self.options)
-
-    def score_statistics(self, stats: chrf.IntArray) -> CHRFScore:
-        """The score of statistics: one row, or one row per segment summed first (a corpus score)."""
-        return CHRFScore(chrf.chrf_score(np.asarray(stats), self.options), self.char_order, self.word_order, self.beta)
-
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str | None]] | None,
-        n_bootstrap: int = 1,
-    ) -> CHRFScore:
-        """Corpus chrF (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
-        stats = self.statistics(hypotheses, references)
-        score = self.score_statistics(stats)
-        if n_bootstrap > 1:
-            self.n_bootstrap = n_bootstrap
-            self.seed = str(DEFAULT_SEED)
-            resampled = chrf.bootstrap_scores(stats, self.options, n_bootstrap, DEFAULT_SEED)
-            score.estimate_ci([CHRFScore(x, self.char_order, self.word_order, self.beta) for x in resampled])
-        return score
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
-        """chrF of one hypothesis against its references (the best one counts)."""
-        return self.score_statistics(
-            self.statistics([hypothesis], _sentence_references("CHRF", hypothesis, references))
-        )
-
-    def get_signature(self) -> CHRFSignature:
-        """The reproducibility signature (known once references were seen: it counts them)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        signature = CHRFSignature(dict(vars(self)))  # sacreBLEU's own reads the metric's attributes too
-        signature.update("version", __version__)
-        return signature
-
-
-def _chrf(char_order: int, word_order: int, beta: int, remove_whitespace: bool, eps_smoothing: bool) -> CHRF:
-    """The metric of the module functions, whose ``remove_whitespace`` is ``CHRF``'s ``whitespace`` negated."""
-    return CHRF(char_order, word_order, beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-
-
-def corpus_chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    char_order: int = CHRF.CHAR_ORDER,
-    word_order: int = CHRF.WORD_ORDER,
-    beta: int = CHRF.BETA,
-    remove_whitespace: bool = True,
-    eps_smoothing: bool = False,
-) -> CHRFScore:
-    """sacreBLEU's ``corpus_chrf`` (note: ``remove_whitespace``, the opposite of ``CHRF``'s ``whitespace``)."""
-    return _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing).corpus_score(hypotheses, references)
-
-
-def sentence_chrf(
-    hypothesis: str,
-    references: Sequence[str],
-    char_order: int = CHRF.CHAR_ORDER,
-    word_order: int = CHRF.WORD_ORDER,
-    beta: int = CHRF.BETA,
-    remove_whitespace: bool = True,
-    eps_smoothing: bool = False,
-) -> CHRFScore:
-    """sacreBLEU's ``sentence_chrf``."""
-    return _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing).sentence_score(hypothesis, references)

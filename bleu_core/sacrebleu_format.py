@@ -1,4 +1,5 @@
-"""sacreBLEU 2.6's printed forms of a BLEU score: signatures, score lines, JSON, multi-system tables.
+"""sacreBLEU 2.6's printed forms of a BLEU score (signatures, score lines, JSON, multi-system tables), and the
+input checks and errors every drop-in metric shares.
 
 The command line and :mod:`bleu_core.sacrebleu_api` print through this module so that the same numbers
 give the same bytes as ``sacrebleu -m bleu`` (the version in the signature aside: it is ours).
@@ -16,6 +17,7 @@ import numpy as np
 from sacrebleu.metrics.base import Score as BaseScore
 from sacrebleu.metrics.bleu import BLEUScore
 
+from bleu_core.api import MissingReferenceError, check_corpus, sentence_references
 from bleu_core.compare.resampling import (
     chunked_sums,
     sacrebleu_scores,
@@ -49,6 +51,76 @@ SIGNATURE_KEYS: dict[str, str] = {
 
 #: The tokenizer sacreBLEU picks for a target language (``-l``, ``trg_lang``) when none is given.
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+class _SacreBLEUError(ValueError):
+    """A ValueError that is also the exception sacreBLEU raises in the same place (see the module docstring)."""
+
+    __str__ = ValueError.__str__  # KeyError would quote the message
+
+
+class UnknownTokenizerError(_SacreBLEUError, KeyError):
+    """A tokenizer name sacreBLEU does not know."""
+
+
+class UnknownSmoothingError(_SacreBLEUError, AssertionError):
+    """A smoothing method sacreBLEU does not know."""
+
+
+class MissingMeCabError(_SacreBLEUError, RuntimeError):
+    """ja-mecab (or ko-mecab) without the MeCab packages."""
+
+
+class SentencePieceError(_SacreBLEUError, ImportError):
+    """spm, flores101, flores200: sacreBLEU's SentencePiece tokenizers, not re-implemented here."""
+
+
+class NotTextError(_SacreBLEUError, TypeError):
+    """Hypotheses that are not a sequence, or a segment with no reference at all."""
+
+
+class EmptyCorpusError(_SacreBLEUError, IndexError):
+    """No hypothesis to score."""
+
+
+SENTENCEPIECE_TOKENIZERS = ("spm", "flores101", "flores200")
+MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
+
+
+def checked_references(
+    references: Sequence[Sequence[str | None]], hypotheses: list[str] | None
+) -> list[list[str | None]]:
+    """Reference streams checked against ``hypotheses`` (None: only against each other), errors as sacreBLEU's."""
+    streams = [list(stream) for stream in references] if not isinstance(references, str) else references
+    hyps = hypotheses if hypotheses is not None else [""] * (len(streams[0]) if streams else 0)
+    try:
+        return check_corpus(hyps, streams)[1]
+    except MissingReferenceError as error:
+        raise NotTextError(str(error)) from error
+
+
+def checked_hypotheses(metric: str, hypotheses: Sequence[str]) -> list[str]:
+    """A corpus of hypotheses checked, errors as sacreBLEU's."""
+    if not isinstance(hypotheses, Sequence):
+        raise NotTextError(f"{metric}: `hyps` should be a sequence of strings.")
+    if len(hypotheses) == 0:
+        raise EmptyCorpusError(f"{metric}: there are no hypotheses to score (sacreBLEU fails on an empty corpus)")
+    return check_corpus(hypotheses, [[""] * len(hypotheses)])[0]
+
+
+def sentence_reference_streams(
+    metric: str, hypothesis: str, references: Sequence[str | None]
+) -> list[list[str | None]]:
+    """One sentence's references (``None`` dropped) as streams of one segment, errors as sacreBLEU's."""
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"{metric}: The argument `hyp` should be a string.")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(f"{metric}: The argument `refs` should be a sequence of strings.")
+    if not references:
+        raise EmptyCorpusError(f"{metric}: no references given (sacreBLEU fails on an empty list)")
+    if all(ref is None for ref in references):
+        raise NotTextError(f"{metric}: every reference is None; give at least one reference string")
+    return sentence_references([ref for ref in references if ref is not None])
 
 
 def tokenizer_signature(name: str) -> str:

@@ -16,7 +16,6 @@ import numpy as np
 from bleu_core.api import result_from_statistics
 from bleu_core.compare.resampling import draw, estimate_ci, paired_p_value
 from bleu_core.options import BleuOptions
-from bleu_core.progress import ProgressReporter
 from bleu_core.sacrebleu_format import (
     Signature,
     bleu_signature,
@@ -31,6 +30,7 @@ from bleu_core.sacrebleu_format import (
     table_text,
 )
 from bleu_core.sacrebleu_format import estimate_ci as sacrebleu_estimate_ci
+from bleu_core.stats.progress import ProgressReporter
 from bleu_core.stats.segment_stats import SegmentStats
 
 

@@ -5,5 +5,5 @@ Owns: :mod:`.resampling` (resampled sums of segment statistics, scored in chunks
 resampled scores).  Every test resamples statistics; nothing here tokenizes again.
 
 May import: :mod:`bleu_core.stats`, :mod:`bleu_core.api`, :mod:`bleu_core.options`, :mod:`bleu_core.limits`,
-:mod:`bleu_core.progress`.
+:mod:`bleu_core.stats.progress`.
 """

@@ -33,7 +33,7 @@ from bleu_core.compare.resampling import Draws, draw, estimate_ci, paired_p_valu
 from bleu_core.compare.significance import DEFAULT_SEED, check_options, check_stats, check_test, check_whole
 from bleu_core.limits import LIMITS, Limits, check_resamples
 from bleu_core.options import BleuOptions
-from bleu_core.progress import Progress, ProgressReporter
+from bleu_core.stats.progress import Progress, ProgressReporter
 from bleu_core.stats.segment_stats import SegmentStats
 
 #: Multiple-comparison corrections: Holm's step-down (default), Bonferroni, or none.

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bleu_core.options import BleuOptions
-from bleu_core.progress import ProgressReporter
+from bleu_core.stats.progress import ProgressReporter
 from bleu_core.stats.scoring import PERCENT, FloatType, score_statistics
 from bleu_core.stats.segment_stats import SegmentStats
 

@@ -24,8 +24,8 @@ from typing import Unpack
 from bleu_core.api import check_corpus
 from bleu_core.compare.resampling import bootstrap_scores, draw, estimate_ci, paired_p_value
 from bleu_core.options import BleuOptions, OptionSettings, options_from
-from bleu_core.progress import Progress, ProgressReporter
 from bleu_core.stats.counting import prepare_references, segment_statistics
+from bleu_core.stats.progress import Progress, ProgressReporter
 from bleu_core.stats.scoring import score_statistics
 from bleu_core.stats.segment_stats import SegmentStats
 

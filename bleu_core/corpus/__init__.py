@@ -6,5 +6,5 @@ Owns: :mod:`.diagnosis` (findings ranked by what they cost), :mod:`.relative` (t
 :mod:`.spelling_twins` (words written with other characters than the references).
 
 May import: :mod:`bleu_core.stats`, :mod:`bleu_core.api`, :mod:`bleu_core.options`, :mod:`bleu_core.tokenizers`,
-:mod:`bleu_core.progress`, :mod:`bleu_core.i18n`.
+:mod:`bleu_core.stats.progress`, :mod:`bleu_core.i18n`.
 """

@@ -15,10 +15,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bleu_core.options import BleuOptions
-from bleu_core.progress import Progress
 from bleu_core.stats.clipping import clip_counts
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, count_ngrams, tokenize_corpus
 from bleu_core.stats.ngram_keys import positions
+from bleu_core.stats.progress import Progress
 from bleu_core.tokenizers import Encoded, Vocabulary, encode_lines, tokenize_lines
 
 Ngram = tuple[str, ...]

@@ -7,5 +7,5 @@ pre-tokenized lists (:mod:`.token_lists`), a corpus's n-gram tallies (:mod:`.cor
 from text to statistics to score (:mod:`.chrf`).
 
 May import: :mod:`bleu_core.options`, :mod:`bleu_core.tokenizers`, :mod:`bleu_core.sorting`,
-:mod:`bleu_core.progress`; never a floor above (teach, corpus, compare, gaps, tools, cli, scale).
+:mod:`bleu_core.stats.progress`; never a floor above (teach, corpus, compare, gaps, tools, cli, scale).
 """

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleu_core.progress import Progress
 from bleu_core.stats.clipping import max_reference_counts, ngram_counts
+from bleu_core.stats.progress import Progress
 from bleu_core.tokenizers import tokenize_lines
 
 Ngram = tuple[str, ...]

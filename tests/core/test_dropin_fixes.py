@@ -147,8 +147,8 @@ def test_1_paired_ar_with_fractional_add_k_gives_sacrebleus_p_value(value: float
 def test_2_paired_scores_and_p_values_do_not_depend_on_numpys_exp_and_log(test: str, smooth: tuple[str, Any]) -> None:
     from bleu_core.compare.resampling import draw, paired_p_value
     from bleu_core.options import make_options
-    from bleu_core.progress import ProgressReporter
     from bleu_core.sacrebleu_api import BLEU
+    from bleu_core.stats.progress import ProgressReporter
 
     refs, systems = [PAIRED_2[0]], PAIRED_2[1]
     n = 10 if test == "bs" else 100

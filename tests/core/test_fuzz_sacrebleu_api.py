@@ -30,7 +30,7 @@ from sacrebleu.significance import PairedTest
 
 import bleu_core.sacrebleu_api as ours
 from bleu_core.compare.resampling import draw, estimate_ci, paired_p_value
-from bleu_core.progress import ProgressReporter
+from bleu_core.stats.progress import ProgressReporter
 from tests.core.test_dropin_fixes import exact, numpy_exp_and_log_off_by_one_ulp
 
 DEFAULT_CASES = 500

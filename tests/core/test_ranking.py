@@ -17,7 +17,7 @@ from bleu_core.compare.ranking import (
     significantly_better,
 )
 from bleu_core.compare.significance import _system_statistics
-from bleu_core.progress import ProgressReporter
+from bleu_core.stats.progress import ProgressReporter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 
 OPTIONS = make_options()

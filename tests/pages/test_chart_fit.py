@@ -18,7 +18,7 @@ from bleu_core.compare.significance import _system_statistics
 from bleu_core.corpus.diagnosis import analyze_corpus, length_buckets
 from bleu_core.gaps.waterfall import waterfall
 from bleu_core.i18n import text
-from bleu_core.progress import ProgressReporter
+from bleu_core.stats.progress import ProgressReporter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from bleu_core.teach.explain import explain
 from bleu_core.tools import trace_implementations

@@ -16,7 +16,7 @@ from bleu_core.compare.ranking import compare_from_stats, rank_systems
 from bleu_core.compare.significance import _system_statistics
 from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.i18n import catalog
-from bleu_core.progress import ProgressReporter
+from bleu_core.stats.progress import ProgressReporter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from pages.compare_page import report as compare_report
 from pages.compare_page import verdict_views
