@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
@@ -30,3 +31,17 @@ def test_about_page_links_reach_every_page(server: str, page: Any) -> None:
         expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=60_000)
     assert page.dialogs == []
     assert page.console_errors == []
+
+
+def test_every_page_has_its_own_address_and_the_bare_one_opens_explain_with_its_query(server: str, page: Any) -> None:
+    page.goto(f"{server}/explain?candidate=a+b+c&reference=a+b+d&reference=a+b+c+d")
+    settle(page)
+    expect(page.get_by_role("heading", name="Explain BLEU, step by step")).to_be_visible(timeout=60_000)
+    assert "not found" not in page.inner_text("body").lower()
+    page.goto(f"{server}/?candidate=x+y&reference=x+z&reference=x+y+z&lang=zh")
+    settle(page)
+    expect(page.get_by_role("heading", name="逐步讲解 BLEU")).to_be_visible(timeout=60_000)
+    address = urlsplit(page.url)
+    query = parse_qs(address.query)
+    assert address.path == "/explain" and query["reference"] == ["x z", "x y z"] and query["candidate"] == ["x y"]
+    assert "not found" not in page.inner_text("body").lower() and "找不到" not in page.inner_text("body")
