@@ -244,10 +244,14 @@ def corpus_mode(first: str, second: str, order: str) -> None:
     hyps, streams = tuple(corpus[0]), tuple(tuple(s) for s in corpus[1])
     key = cached.corpus_key(hyps, streams)
     st.subheader(":material/table_chart: " + t("implementations.corpus_scores"))
-    waterfalls = cached.table_waterfalls_cached(key, hyps, streams, order)
-    show_table(cached.tool_corpus_scores_cached(key, hyps, streams), waterfalls, corpus=True)
+    rows, waterfalls = cached.tool_corpus_table_cached(key, hyps, streams, order)
+    show_table(rows, waterfalls, corpus=True)
     st.caption(t("implementations.sentence_only_caption"))
-    pair = cached.corpus_waterfall_cached(key, first, second, hyps, streams, order)
+    if first == "sacrebleu":  # the table's own waterfall
+        pair = waterfalls[second]
+    else:
+        own = {tool: result.second_score for tool, result in waterfalls.items()}
+        pair = cached.corpus_waterfall_cached(key, first, second, hyps, streams, order, own)
     show_waterfall(pair, t("implementations.whole_corpus"))
     # Open on the first segment where the two tools give different numbers (again when the files or pair change).
     marker = (key, first, second)

@@ -16,7 +16,7 @@ rules on A's tokens first).  The steps of a non-additive score depend on the ord
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bleu_core.gaps.conventions import (
@@ -32,7 +32,9 @@ from bleu_core.gaps.conventions import (
 from bleu_core.i18n import Message, joined, message
 from bleu_core.tools import (
     IMPLEMENTATIONS,
+    Implementation,
     check_sentence_input,
+    compare_corpus_implementations,
     corpus_score,
     segment_references,
     trace_implementation,
@@ -45,8 +47,8 @@ __all__ = [
     "RULES_FIRST",
     "Waterfall",
     "WaterfallStep",
+    "corpus_scores_and_waterfalls",
     "corpus_waterfall",
-    "corpus_waterfalls",
     "first_differing_segment",
     "waterfall",
 ]
@@ -256,12 +258,16 @@ def corpus_waterfall(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
     order: Sequence[str] = PIPELINE,
+    own_scores: Mapping[str, float] | None = None,
 ) -> Waterfall:
     """Corpus BLEU from tool ``first`` to tool ``second`` (``references[k][i]``: reference k of segment i).
 
     Sentence-only tools (MATLAB, NLTK 3.2, d2l) score a corpus as the mean of their sentence scores.
+    ``own_scores`` (tool key -> its own corpus score in [0, 1], as :func:`corpus_scores_and_waterfalls` found
+    them) saves scoring the two tools again.
     """
-    return _build(first, second, _corpus(hypotheses, references), True, order)
+    shared: tuple[Counts, dict[str, float]] = ({}, dict(own_scores or {}))
+    return _build(first, second, _corpus(hypotheses, references), True, order, shared)
 
 
 def _corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> Corpus:
@@ -271,17 +277,22 @@ def _corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]
     return Corpus(tuple(hypotheses), tuple(tuple(refs) for refs in segments))
 
 
-def corpus_waterfalls(
+def corpus_scores_and_waterfalls(
     first: str,
-    seconds: Sequence[str],
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
     order: Sequence[str] = PIPELINE,
-) -> dict[str, Waterfall]:
-    """:func:`corpus_waterfall` from ``first`` to each of ``seconds``, counting each tokenization once."""
+) -> tuple[list[tuple[Implementation, float, float]], dict[str, Waterfall]]:
+    """Every tool's corpus score (:func:`~bleu_core.tools.compare_corpus_implementations`) and the waterfall from
+    ``first`` to each tool, each tool scored once and each tokenization counted once.
+
+    The waterfalls' own scores are the table's (corpus-level tools) or the mean of sentence scores (the others);
+    each waterfall's ``second_score`` is that tool's own score, to pass on to :func:`corpus_waterfall`.
+    """
+    rows = compare_corpus_implementations(hypotheses, references)
     corpus = _corpus(hypotheses, references)
-    shared: tuple[Counts, dict[str, float]] = ({}, {})
-    return {second: _build(first, second, corpus, True, order, shared) for second in seconds}
+    shared: tuple[Counts, dict[str, float]] = ({}, {impl.key: unit for impl, _, unit in rows if impl.corpus_level})
+    return rows, {second: _build(first, second, corpus, True, order, shared) for second in IMPLEMENTATIONS}
 
 
 def first_differing_segment(

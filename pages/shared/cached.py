@@ -31,8 +31,8 @@ from bleu_core.gaps.mistakes import MistakeCheck, common_mistakes
 from bleu_core.gaps.waterfall import (
     ORDERS,
     Waterfall,
+    corpus_scores_and_waterfalls,
     corpus_waterfall,
-    corpus_waterfalls,
     first_differing_segment,
     waterfall,
 )
@@ -43,9 +43,7 @@ from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
 from bleu_core.text import reader
 from bleu_core.tools import (
-    IMPLEMENTATIONS,
     ImplementationTrace,
-    compare_corpus_implementations,
     compare_implementations,
     trace_implementations,
 )
@@ -364,25 +362,25 @@ def waterfall_cached(first: str, second: str, candidate: str, references: tuple[
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def tool_corpus_scores_cached(key: str, _hypotheses: tuple[str, ...], _streams: Streams) -> Rows:
-    return compare_corpus_implementations(list(_hypotheses), [list(s) for s in _streams])
+def tool_corpus_table_cached(
+    key: str, _hypotheses: tuple[str, ...], _streams: Streams, order: str
+) -> tuple[Rows, dict[str, Waterfall]]:
+    """Every tool's corpus score, and sacreBLEU to every tool for the scores table's attribution."""
+    return corpus_scores_and_waterfalls("sacrebleu", list(_hypotheses), [list(s) for s in _streams], ORDERS[order])
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def corpus_waterfall_cached(
-    key: str, first: str, second: str, _hypotheses: tuple[str, ...], _streams: Streams, order: str
+    key: str,
+    first: str,
+    second: str,
+    _hypotheses: tuple[str, ...],
+    _streams: Streams,
+    order: str,
+    _own_scores: dict[str, float],
 ) -> Waterfall:
-    return corpus_waterfall(first, second, list(_hypotheses), [list(s) for s in _streams], ORDERS[order])
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def table_waterfalls_cached(
-    key: str, _hypotheses: tuple[str, ...], _streams: Streams, order: str
-) -> dict[str, Waterfall]:
-    """sacreBLEU to every tool on a corpus, for the scores table's attribution."""
-    return corpus_waterfalls(
-        "sacrebleu", list(IMPLEMENTATIONS), list(_hypotheses), [list(s) for s in _streams], ORDERS[order]
-    )
+    """The chosen pair's waterfall; ``_own_scores`` are the tools' scores the table found (same input)."""
+    return corpus_waterfall(first, second, list(_hypotheses), [list(s) for s in _streams], ORDERS[order], _own_scores)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

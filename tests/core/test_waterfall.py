@@ -17,8 +17,16 @@ import pytest
 from nltk.translate import bleu_score as nltk_bleu
 
 from bleu_core.gaps.conventions import TOOL_CONVENTIONS, Conventions, Corpus, conventions_of, score_conventions
-from bleu_core.gaps.waterfall import PIPELINE, RULES_FIRST, corpus_waterfall, first_differing_segment, waterfall
-from bleu_core.tools import IMPLEMENTATIONS, trace_implementation
+from bleu_core.gaps.waterfall import (
+    PIPELINE,
+    RULES_FIRST,
+    Waterfall,
+    corpus_scores_and_waterfalls,
+    corpus_waterfall,
+    first_differing_segment,
+    waterfall,
+)
+from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations, trace_implementation
 from bleu_core.tools.d2l import d2l_bleu
 from tests.conftest import Pair, read_plain
 
@@ -134,6 +142,34 @@ def test_sentence_only_tools_corpus_score_is_the_mean_of_their_traces(
                 assert result.no_score == key
                 continue
             assert math.isclose(result.second_score, mean, rel_tol=1e-12, abs_tol=1e-300), key
+
+
+def _same(a: Waterfall, b: Waterfall) -> bool:
+    """Equal waterfalls, NaN scores counted equal."""
+    return repr(a) == repr(b)
+
+
+def test_the_tables_scores_and_waterfalls_equal_each_computed_alone() -> None:
+    """Scoring each tool once for the table and its waterfalls (and handing the scores to the chosen pair's
+    waterfall) changes no number: each equals the result of scoring from scratch."""
+    rng = random.Random(29)
+    corpora = [
+        ([random_sentence(rng, 8) or "a" for _ in range(12)], [[random_sentence(rng, 9) or "x" for _ in range(12)]]),
+        (["", "a b c", "the cat"], [["", "a b c", "the cat sat"], ["x", "a b", "cat"]]),
+    ]
+    for hypotheses, streams in corpora:
+        rows, waterfalls = corpus_scores_and_waterfalls("sacrebleu", hypotheses, streams)
+        alone = compare_corpus_implementations(hypotheses, streams)
+        assert repr([(impl.key, native, unit) for impl, native, unit in rows]) == repr(
+            [(impl.key, native, unit) for impl, native, unit in alone]
+        )
+        assert list(waterfalls) == list(IMPLEMENTATIONS)
+        own = {key: result.second_score for key, result in waterfalls.items()}
+        for key, result in waterfalls.items():
+            assert _same(result, corpus_waterfall("sacrebleu", key, hypotheses, streams)), key
+        for first, second in (("nltk", "matlab"), ("torchmetrics", "nltk-legacy"), ("d2l", "sacrebleu")):
+            given = corpus_waterfall(first, second, hypotheses, streams, own_scores=own)
+            assert _same(given, corpus_waterfall(first, second, hypotheses, streams)), (first, second)
 
 
 def quiet(function: object, *args: object, **kwargs: object) -> float:

@@ -186,14 +186,13 @@ def test_a_sentence_only_tool_names_its_mean_instead_of_a_bare_n_a() -> None:
     their sentence scores (recomputed here from each sentence's own trace), not "n/a" beside numeric changes."""
     import math
 
-    from bleu_core.gaps.waterfall import PIPELINE, corpus_waterfalls
+    from bleu_core.gaps.waterfall import PIPELINE, corpus_scores_and_waterfalls
     from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
-    from bleu_core.tools import IMPLEMENTATIONS, compare_corpus_implementations, trace_implementation
+    from bleu_core.tools import trace_implementation
     from pages.implementations_page.views import scores_frame
 
     hyps, streams = list(DEMO_SYSTEMS["literal"]), [list(s) for s in DEMO_REFERENCES]
-    rows = compare_corpus_implementations(hyps, streams)
-    waterfalls = corpus_waterfalls("sacrebleu", list(IMPLEMENTATIONS), hyps, streams, PIPELINE)
+    rows, waterfalls = corpus_scores_and_waterfalls("sacrebleu", hyps, streams, PIPELINE)
     frame = scores_frame(rows, waterfalls, corpus=True)
     for impl, native, _ in rows:
         cell = frame.loc[frame["implementation"] == impl.name_message(True).render("en"), "score (0–1)"].item()
