@@ -76,9 +76,8 @@ def single_line(stats: chrf.IntArray, options: chrf.ChrfOptions, n_refs: int, re
     if report.confidence_n > 1:
         bootstrap = report.confidence_n
         resampled = chrf.bootstrap_scores(stats, options, bootstrap, report.seed)
-        score.estimate_ci(
-            [CHRFScore(float(x), options.char_order, options.word_order, int(options.beta)) for x in resampled]
-        )
+        # float32 scores, as sacreBLEU's: their mean and interval are float32 too (a rounding the 4th decimal shows)
+        score.estimate_ci([CHRFScore(x, options.char_order, options.word_order, int(options.beta)) for x in resampled])
     is_json = report.format == "json"
     signature = _signature(options, n_refs, bootstrap, report.seed).format(report.short and not is_json)
     return str(score.format(report.width, report.score_only, signature, is_json))

@@ -5,7 +5,8 @@ byte-order mark, trailing whitespace, empty lines, invisible characters, a missi
 count that differs or a byte that is not UTF-8, tab-separated references for ``-nr``; no NUL bytes and no UTF-16,
 which the README lists as deliberate differences) and picks random flags (tokenizer or ``-l``, ``-lc``,
 smoothing and its value, ``-w``, ``-b``, ``-sh``, ``-f``, ``-sl``, ``--confidence``, several systems with or without
-``--paired-bs``/``--paired-ar``, standard input instead of ``-i``, ``SACREBLEU_SEED``).  Both commands must print
+``--paired-bs``/``--paired-ar``, standard input instead of ``-i``, ``SACREBLEU_SEED``, chrF alone or beside BLEU
+with its own flags).  Both commands must print
 the same bytes (the version in the signature masked) and exit with the same status.
 
 Two subprocesses run the cases, one per command: each imports its command once and forks a fresh child per case,
@@ -138,6 +139,24 @@ def tab_row(fields: tuple[str, ...]) -> str:
 FAULT_RATES = {"lines": 0.03, "byte": 0.02, "fields": 0.01}
 
 
+#: Metrics the paired tests take on both sides today (a case drawing a paired test adds no other).
+PAIRED_METRICS = ("bleu",)
+
+
+def chrf_flags(rng: random.Random) -> list[str]:
+    """chrF's own flags, each drawn or not (orders and beta at their edges too)."""
+    flags = []
+    for flag, values, rate in (
+        ("-cw", ("0", "1", "2", "3"), 0.3),
+        ("-cc", ("1", "2", "3", "6", "8"), 0.2),
+        ("--chrf-beta", ("0", "1", "2", "3"), 0.15),
+    ):
+        if rng.random() < rate:
+            flags += [flag, rng.choice(values)]
+    flags += [flag for flag in ("--chrf-whitespace", "--chrf-lowercase", "--chrf-eps-smoothing") if rng.random() < 0.15]
+    return flags
+
+
 def make_case(rng: random.Random, folder: Path) -> tuple[list[str], bytes, dict[str, str]]:
     """Write one case's files into ``folder``; its arguments, standard input and environment.
 
@@ -204,6 +223,10 @@ def make_case(rng: random.Random, folder: Path) -> tuple[list[str], bytes, dict[
         args.append("-sl")
     elif not several and test < 0.3:
         args += ["--confidence", "-cin", str(rng.choice((2, 10, 50)))]
+    paired = several and test < 0.6
+    if rng.random() < 0.35 and not (paired and "chrf" not in PAIRED_METRICS):
+        args += ["-m", *rng.choice((["chrf"], ["bleu", "chrf"], ["chrf", "bleu"]))]
+        args += chrf_flags(rng)
     if rng.random() < 0.1:
         args.append("-q")
     env = {"SACREBLEU_SEED": str(rng.choice((1, 7, 99999)))} if rng.random() < 0.1 else {}
@@ -243,6 +266,17 @@ def run_batch(module: str, cases: list[dict[str, Any]], folder: Path, prelude: s
     return start_batch(module, cases, folder, prelude)()
 
 
+#: sacreBLEU's traceback when a chrF bootstrap resample scores a Python 0.0 among float32 scores (a difference
+#: listed in docs/dropin-differences.md: the drop-in prints the interval).
+CHRF_MEAN_CRASH = re.compile(rb"don't know how to coerce (float32 and float|float and float32)\b")
+
+
+def documented(case: dict[str, Any], their: tuple[int, bytes], our: tuple[int, bytes]) -> bool:
+    """Whether a difference is one docs/dropin-differences.md lists (sacreBLEU fails where the drop-in scores)."""
+    crashed = their == (1, b"") and our[0] == 0
+    return crashed and CHRF_MEAN_CRASH.search((Path(case["cwd"]) / "sacrebleu.err").read_bytes()) is not None
+
+
 def mismatches(seed: int, count: int, folder: Path) -> list[str]:
     found = []
     for start in range(0, count, BATCH):
@@ -257,7 +291,7 @@ def mismatches(seed: int, count: int, folder: Path) -> list[str]:
         theirs_running, ours_running = start_batch("sacrebleu", cases, folder), start_batch("bleu_core", cases, folder)
         theirs, ours = theirs_running(), ours_running()
         for case, their, our in zip(cases, theirs, ours, strict=True):
-            if their != our:
+            if their != our and not documented(case, their, our):
                 heading = f"case({seed}, {case['number']}): {' '.join(case['args'])} env={case['env']}"
                 theirs_text, ours_text = f"{their[0]} {their[1][:1500]!r}", f"{our[0]} {our[1][:1500]!r}"
                 found.append(f"{heading}\n    sacreBLEU: {theirs_text}\n    ours:      {ours_text}")
@@ -266,6 +300,21 @@ def mismatches(seed: int, count: int, folder: Path) -> list[str]:
                     path.unlink()
                 Path(case["cwd"]).rmdir()
     return found
+
+
+#: Cases the suite once found different, replayed by ``case(seed, number)`` (each fixed since).
+FOUND = [(5002, 286)]  # chrF's bootstrap mean printed in float64 where sacreBLEU's is float32 (65.9031 / 65.9032)
+
+
+def test_cases_the_fuzzing_found_stay_fixed(tmp_path: Path) -> None:
+    cases = []
+    for seed, number in FOUND:
+        where = tmp_path / f"{seed}-{number}"
+        where.mkdir()
+        args, stdin, env = make_case(random.Random(f"{seed}:{number}"), where)
+        (where / "stdin").write_bytes(stdin)
+        cases.append({"number": number, "cwd": str(where), "args": args, "env": env, "stdin": str(where / "stdin")})
+    assert run_batch("bleu_core", cases, tmp_path) == run_batch("sacrebleu", cases, tmp_path)
 
 
 def test_command_line_equals_sacrebleu_on_random_files_and_flags(tmp_path: Path) -> None:
