@@ -137,8 +137,9 @@ def print_slices(
             tags, bleu, options, test=report.paired, n_samples=report.paired_n, seed=report.seed, correction=CORRECTION
         )
         kind = "paired bootstrap resampling" if report.paired == "bs" else "paired approximate randomization"
+        unit = "resamples" if report.paired == "bs" else "trials"
         notes = (
-            f"\n{kind} of BLEU ({report.paired_n} samples, seed {report.seed}) of every system against "
+            f"\n{kind} of BLEU ({report.paired_n} {unit}, seed {report.seed}) of every system against "
             f"{names[0]} on each label's segments; p ({CORRECTION.capitalize()}) is corrected over "
             f"{len(tests)} tests (labels x systems)"
         )

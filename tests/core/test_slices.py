@@ -25,6 +25,7 @@ from bleu_core.compare.slices import (
 from bleu_core.limits import LimitExceeded, Limits
 from bleu_core.stats.chrf import ChrfOptions, chrf_statistics
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS, DEMO_TAGS
+from tests.conftest import Pair, read_plain
 
 REFS = [list(stream) for stream in DEMO_REFERENCES]
 #: Lines that make a corpus harder: an empty hypothesis, an empty reference line, Chinese text, case.
@@ -213,3 +214,24 @@ def test_bad_arguments_say_what_is_wrong() -> None:
         slice_scores(read_tags(HARD_TAGS[:5], 5), bleu, options)
     with pytest.raises(ValueError, match="at least one system"):
         slice_scores(tagged)
+
+
+def test_document_like_labels_on_wmt22_score_as_sacrebleu_on_each_subset(pairs: list[Pair]) -> None:
+    """WMT22 de-en, two systems, labels of 40 consecutive segments (as document ids would give): every label's BLEU
+    and chrF2 equal sacreBLEU's on those lines alone, to the last bit."""
+    pair = next(p for p in pairs if p.name == "de-en")
+    refs = [read_plain(pair.references[0])]
+    systems = {path.name: read_plain(path) for path in pair.systems[:2]}
+    tags = [f"doc{i // 40}" for i in range(len(refs[0]))]
+    options = make_options()
+    bleu, chrf = _statistics(systems, refs, options, ChrfOptions())
+    tagged = read_tags(tags, len(tags))
+    result = slice_scores(tagged, bleu, options, chrf, ChrfOptions())
+    assert len(result.labels) == -(-len(tags) // 40)
+    for index, label in enumerate(result.labels):
+        segments = tagged.segments(index)
+        sub_refs = [_subset(stream, segments) for stream in refs]
+        for k, hyps in enumerate(systems.values()):
+            sub = _subset(hyps, segments)
+            assert label.bleu[k] == BLEU().corpus_score(sub, sub_refs).score, (label.label, k)
+            assert label.chrf[k] == CHRF().corpus_score(sub, sub_refs).score, (label.label, k)
