@@ -13,16 +13,18 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.cli.report import Report
 from bleu_core.cli.settings import report as report_of
-from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
 from bleu_core.i18n import text
 from bleu_core.options import BleuOptions
 from bleu_core.stats import chrf
 from bleu_core.stats.segment_stats import SegmentStats
 from bleu_core.text.reader import read_lines
+
+if TYPE_CHECKING:
+    from bleu_core.compare.slices import LabelTest, SliceScores
 
 #: The correction of the per-label p-values (the Compare verdict's default).
 CORRECTION = "holm"
@@ -119,6 +121,8 @@ def print_slices(
     chrf_parts: tuple[chrf.ChrfOptions, list[chrf.IntArray]] | None,
 ) -> None:
     """Read the tags file, score every label and print the report (the corpus's line count is known by now)."""
+    from bleu_core.compare.slices import read_tags, slice_scores, slice_tests  # only with --tags: a faster start
+
     report = report_of(args)
     names = [name.removeprefix("Baseline: ") for name in names]  # sacreBLEU's mark of the baseline in its table
     n_segments = len(bleu_systems[0]) if bleu_systems else len(chrf_parts[1][0]) if chrf_parts else 0
