@@ -38,6 +38,9 @@ class Limits:
     cache_megabytes: int = 256
     #: Segments the Corpus page scores with chrF beside BLEU (character n-grams cost several times BLEU's count).
     chrf_segments: int = 100_000
+    #: Distinct labels of one tags file (scores by slice): each is a table row, a bar and, with a paired test,
+    #: its own resamples (their scores count against ``resample_scores`` together).
+    slice_labels: int = 500
 
 
 #: The policy in force. Tests may build their own ``Limits(...)``; nothing mutates this one.

@@ -10,6 +10,7 @@ from bleu_core.limits import LIMITS
 from pages.corpus_page import analysis as corpus_analysis
 from pages.corpus_page import inputs as corpus_inputs
 from pages.corpus_page import segments as corpus_segments
+from pages.corpus_page import slices as corpus_slices
 from pages.corpus_page import views as corpus_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
@@ -140,6 +141,8 @@ def render_page() -> None:
         chrf, sentence_chrf = cached.chrf_cached(key, hyps, streams, settings.lowercase)
     show_score(analysis, chrf)
     corpus_analysis.show_diagnosis(key, hyps, streams, settings)
+    demo = st.session_state.get("co_mode", corpus_inputs.DEMO) == corpus_inputs.DEMO
+    corpus_slices.show_slices(key, hyps, streams, settings, demo, with_chrf=chrf is not None)
     frame = corpus_views.segment_frame(analysis, hyps, streams, source, sentence_chrf)
     view = st.radio(
         t("corpus.view"),

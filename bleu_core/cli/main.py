@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import cast
 
-from bleu_core.cli import metrics, settings
+from bleu_core.cli import metrics, settings, slices
 from bleu_core.cli import report as cli_report
 from bleu_core.cli.settings import FORMATS, SACREBLEU_TOKENIZERS
 from bleu_core.options import SMOOTH_DEFAULTS, BleuOptions
@@ -126,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="count on a Dask cluster at this scheduler address (needs the dask extra); same output",
     )
+    slices.add_flag(ours)
     parser.add_argument("-V", "--version", action="version", version=f"bleu_core {__version__}")
     return parser
 
@@ -227,7 +228,9 @@ def _is_regular(path: str) -> bool:
 
 
 def _needs_segments(args: argparse.Namespace) -> bool:
-    return bool(args.sentence_level or args.segment_json or args.confidence or args.paired_bs or args.paired_ar)
+    return bool(
+        args.sentence_level or args.segment_json or args.confidence or args.paired_bs or args.paired_ar or args.tags
+    )
 
 
 def _count(
@@ -320,8 +323,23 @@ def _print_with_chrf(
         print(cli_report.metric_table(names, columns, signatures, report))
 
 
+def _print_slices(
+    lines: list[str],
+    names: list[str],
+    parts: list[list[SegmentStats]],
+    chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]] | None,
+    options: BleuOptions,
+    args: argparse.Namespace,
+) -> None:
+    """``--tags``: every metric's score per label (and paired tests per label), see :mod:`.slices`."""
+    bleu = [SegmentStats.concat(p, options.max_order) for p in parts] if "bleu" in args.metrics else []
+    chrf_systems = (chrf_parts[0], [metrics.concat(c, chrf_parts[0]) for c in chrf_parts[1]]) if chrf_parts else None
+    slices.print_slices(args, lines, names, bleu, options, chrf_systems)
+
+
 def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
     settings.check_combinations(args)
+    tag_lines = slices.read(args) if args.tags is not None else None
     use_chrf = "chrf" in args.metrics
     options = settings.options(args) if "bleu" in args.metrics else settings.default_options()
     chrf_options = metrics.chrf_options(args) if use_chrf else None
@@ -344,7 +362,9 @@ def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
             for note in source.notes:
                 print(f"bleu_core: warning: {source.name} {note}", file=sys.stderr)
     n_refs = max(len(refs), args.num_refs)
-    if chrf_parts is not None:
+    if tag_lines is not None:
+        _print_slices(tag_lines, names, sink.parts, chrf_parts, options, args)
+    elif chrf_parts is not None:
         _print_with_chrf(names, sink.parts, chrf_parts, options, n_refs, args)
     else:
         _print_reports(names, sink.parts, options, n_refs, args)

@@ -2,7 +2,8 @@
 
 Owns: :mod:`.resampling` (resampled sums of segment statistics, scored in chunks), :mod:`.significance`
 (sacreBLEU's paired bootstrap and approximate randomization, intervals) and :mod:`.ranking` (rank clusters from
-resampled scores).  Every test resamples statistics; nothing here tokenizes again.
+resampled scores); :mod:`.slices` scores each label of a tags file and tests it.  Every test resamples
+statistics; nothing here tokenizes again.
 
 May import: :mod:`bleu_core.stats`, :mod:`bleu_core.api`, :mod:`bleu_core.options`, :mod:`bleu_core.limits`,
 :mod:`bleu_core.stats.progress`.

@@ -167,33 +167,39 @@ def _with_p(difference: Difference, p_value: float) -> Difference:
     return Difference(difference.system, difference.delta, difference.low, difference.high, p_value)
 
 
-def corrected_p_values(
-    p_values: Mapping[tuple[str, str], float], names: Sequence[str], correction: str = "holm"
-) -> dict[tuple[str, str], float]:
-    """Adjusted p-values of the n(n-1)/2 pairs (symmetric), so that "adjusted p < alpha" controls the
-    family-wise error rate at alpha.
+def adjusted_p_values(raw: Sequence[float], correction: str = "holm") -> list[float]:
+    """A family of m p-values adjusted (in their given order), so that "adjusted p < alpha" controls the family-wise
+    error rate at alpha.
 
     Bonferroni: min(1, m p).  Holm (1979), step-down: with the m p-values sorted ascending,
     p~_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)).  ``"none"`` returns the raw p-values.
     """
     if correction not in CORRECTIONS:
         raise ValueError(f"unknown correction {correction!r}; use one of {', '.join(CORRECTIONS)}")
+    m = len(raw)
+    if correction == "none":
+        return [float(p) for p in raw]
+    if correction == "bonferroni":
+        return [min(1.0, m * p) for p in raw]
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda k: raw[k])):
+        running = max(running, min(1.0, (m - rank) * raw[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def corrected_p_values(
+    p_values: Mapping[tuple[str, str], float], names: Sequence[str], correction: str = "holm"
+) -> dict[tuple[str, str], float]:
+    """Adjusted p-values of the n(n-1)/2 pairs (symmetric), the pairs one family (:func:`adjusted_p_values`)."""
+    if correction not in CORRECTIONS:
+        raise ValueError(f"unknown correction {correction!r}; use one of {', '.join(CORRECTIONS)}")
     pairs = list(combinations(names, 2))
     for a, b in pairs:
         if (a, b) not in p_values:
             raise ValueError(f"no p-value for the pair {a!r}, {b!r}; give every pair of the systems")
-    m = len(pairs)
-    raw = [float(p_values[pair]) for pair in pairs]
-    if correction == "none":
-        adjusted = raw
-    elif correction == "bonferroni":
-        adjusted = [min(1.0, m * p) for p in raw]
-    else:
-        adjusted = [0.0] * m
-        running = 0.0
-        for rank, index in enumerate(sorted(range(m), key=lambda k: raw[k])):
-            running = max(running, min(1.0, (m - rank) * raw[index]))
-            adjusted[index] = running
+    adjusted = adjusted_p_values([float(p_values[pair]) for pair in pairs], correction)
     out: dict[tuple[str, str], float] = {}
     for (a, b), p in zip(pairs, adjusted, strict=True):
         out[a, b] = out[b, a] = p

@@ -151,6 +151,8 @@ DEMO_REFERENCES = (
         "The kids are playing soccer in the garden.",
     ),
 )
+#: Example labels of the demo corpus's segments, by topic (the Corpus page's "try with example labels").
+DEMO_TAGS = ("home", "weather", "travel", "home", "leisure", "leisure", "work", "leisure")
 DEMO_SYSTEMS: dict[str, tuple[str, ...]] = {
     "careful": (
         "The cat is sleeping on the sofa.",

@@ -19,6 +19,7 @@ import streamlit as st
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
 from bleu_core.api import check_corpus
 from bleu_core.compare.ranking import Comparison, compare_from_stats
+from bleu_core.compare.slices import SliceScores, read_tags, slice_scores
 from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.corpus.lint import LintFinding, lint_corpus
 from bleu_core.corpus.ngram_lists import NgramContrast, characteristic_ngrams
@@ -37,7 +38,7 @@ from bleu_core.gaps.waterfall import (
     waterfall,
 )
 from bleu_core.options import make_options
-from bleu_core.stats.chrf import ChrfOptions, corpus_and_segment_scores
+from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segment_scores
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
 from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
@@ -329,6 +330,25 @@ def chrf_cached(
 ) -> tuple[float, np.ndarray]:
     """chrF2 (sacreBLEU's default settings, the case as the BLEU settings say) of the corpus and of each segment."""
     return corpus_and_segment_scores(_hypotheses, _references, ChrfOptions(lowercase=lowercase))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def slices_cached(
+    key: str,
+    tags_key: str,
+    _tags: list[str],
+    _hypotheses: list[str],
+    _references: list[list[str | None]],
+    options: BleuOptions,
+    with_chrf: bool,
+) -> SliceScores:
+    """BLEU and chrF2 (as :func:`chrf_cached`) of each label of a tags file (``tags_key`` stands for its lines);
+    a tags file that does not fit the corpus raises :class:`~bleu_core.compare.slices.TagsError`."""
+    tags = read_tags(_tags, len(_hypotheses))
+    stats, _ = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
+    chrf_options = ChrfOptions(lowercase=options.lowercase)
+    chrf = {"system": chrf_statistics(_hypotheses, _references, chrf_options)} if with_chrf else None
+    return slice_scores(tags, {"system": stats}, options, chrf, chrf_options)
 
 
 # The Implementations page: every tool's score, trace and waterfall.
