@@ -1,0 +1,132 @@
+"""The verdict in several metrics (BLEU, chrF, chrF++): one table side by side and the metrics' disagreements.
+
+No Streamlit calls.  The data keeps English column names (for CSV); system names are user text, escaped by the
+caller where Markdown renders them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from bleu_core.compare.paired import Disagreement, disagreements
+from bleu_core.compare.ranking import Comparison, SystemRank
+from bleu_core.i18n import DEFAULT_LANGUAGE, text
+from pages.compare_page.verdict_views import signed
+from pages.shared.views import md_escape
+
+Escape = Callable[[str], str]
+
+#: The choices of the metric control; "all" puts the three side by side.
+CHOICES = ("bleu", "chrf", "chrf++", "all")
+
+
+def chosen_metrics(choice: str) -> tuple[str, ...]:
+    """The metrics (keys of :data:`bleu_core.compare.metrics.METRICS`) a choice shows."""
+    return ("bleu", "chrf", "chrf++") if choice == "all" else (choice,)
+
+
+@dataclass(frozen=True)
+class MetricVerdict:
+    """One metric's verdict: its printed name, the comparison, its rank ranges and corrected p-values."""
+
+    name: str
+    comparison: Comparison
+    ranks: tuple[SystemRank, ...]
+    corrected: Mapping[tuple[str, str], float]
+
+
+def delta_text(delta: float, low: float | None, high: float | None) -> str:
+    """``+1.23 [−0.40, +2.95]`` (the interval of the difference; AR has none, and the baseline has no difference)."""
+    if low is None or high is None:
+        return signed(delta)
+    return f"{signed(delta)} [{signed(low)}, {signed(high)}]"
+
+
+def metric_frame(verdicts: Sequence[MetricVerdict]) -> pd.DataFrame:
+    """Per system (in the first metric's rank order): each metric's score, Δ to the baseline with its 95% interval,
+    the corrected p-value against the baseline (None for the baseline) and the cluster."""
+    order = [rank.system for rank in verdicts[0].ranks]
+    rows = []
+    for system in order:
+        row: dict[str, object] = {"system": system}
+        for v in verdicts:
+            difference = next(d for d in v.comparison.differences if d.system == system)
+            base = v.comparison.baseline
+            row[v.name] = v.comparison.score(system)
+            row[f"Δ {v.name} (95% CI)"] = delta_text(difference.delta, difference.low, difference.high)
+            row[f"p corrected {v.name}"] = None if system == base else v.corrected[base, system]
+            row[f"cluster {v.name}"] = next(r.cluster for r in v.ranks if r.system == system)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
+    """The frame with headers in the interface language (the metric names stay as sacreBLEU prints them)."""
+    names = {"system": text("verdict.col_system", language)}
+    for column in frame.columns:
+        for prefix, key in (("Δ ", "metrics_verdict.col_delta"), ("p corrected ", "metrics_verdict.col_p"),
+                            ("cluster ", "metrics_verdict.col_cluster")):  # fmt: skip
+            if column.startswith(prefix):
+                metric = column.removeprefix(prefix).removesuffix(" (95% CI)")
+                names[column] = text(key, language, metric=metric)
+    return frame.rename(columns=names)
+
+
+def summary_line(verdict: MetricVerdict, language: str = DEFAULT_LANGUAGE, escape: Escape = md_escape) -> str:
+    """One metric in one sentence: the baseline's score, the clusters and who is in the top one (Markdown; names
+    through ``escape``: the page's Markdown escape, or none for the HTML report, which escapes the whole line)."""
+    clusters = max(rank.cluster for rank in verdict.ranks)
+    top = [escape(rank.system) for rank in verdict.ranks if rank.cluster == 1]
+    return text(
+        "metrics_verdict.summary",
+        language,
+        metric=verdict.name,
+        baseline=escape(verdict.comparison.baseline),
+        score=f"{verdict.comparison.score(verdict.comparison.baseline):.2f}",
+        clusters=clusters,
+        top=text("verdict.list_separator", language).join(top),
+    )
+
+
+def found_disagreements(verdicts: Sequence[MetricVerdict], alpha: float) -> tuple[Disagreement, ...]:
+    """Pairs of systems two of the metrics order in opposite ways."""
+    return disagreements({v.name: (v.comparison, v.corrected) for v in verdicts}, alpha)
+
+
+def disagreement_sentence(found: Disagreement, language: str = DEFAULT_LANGUAGE, escape: Escape = md_escape) -> str:
+    """One disagreement in words: "BLEU ranks A above B (significant); chrF2 ranks B above A (not significant)."
+    (Markdown; names as in :func:`summary_line`)"""
+
+    def significance(flag: bool) -> str:
+        return text("metrics_verdict.significant" if flag else "metrics_verdict.not_significant", language)
+
+    return text(
+        "metrics_verdict.disagree",
+        language,
+        first=found.first,
+        first_top=escape(found.first_prefers),
+        first_bottom=escape(found.second_prefers),
+        first_significance=significance(found.first_significant),
+        second=found.second,
+        second_top=escape(found.second_prefers),
+        second_bottom=escape(found.first_prefers),
+        second_significance=significance(found.second_significant),
+    )
+
+
+def disagreement_frame(found: Sequence[Disagreement], language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
+    """The disagreements as a table: the two metrics, the order each gives and whether it is significant."""
+    rows = [
+        {
+            text("metrics_verdict.col_metrics", language): f"{d.first} / {d.second}",
+            text("metrics_verdict.col_first", language): f"{d.first_prefers} > {d.second_prefers}",
+            text("metrics_verdict.col_first_significant", language): d.first_significant,
+            text("metrics_verdict.col_second", language): f"{d.second_prefers} > {d.first_prefers}",
+            text("metrics_verdict.col_second_significant", language): d.second_significant,
+        }
+        for d in found
+    ]
+    return pd.DataFrame(rows)
