@@ -21,6 +21,7 @@ from pages.shared import cached, controls, views
 from pages.shared.i18n import language, t
 
 METRIC = "cmp_metric"
+COLUMN_SCORE, COLUMN_P = metric_views.COLUMNS["score"], metric_views.COLUMNS["p corrected"]
 
 
 def metric_choice() -> str:
@@ -118,8 +119,7 @@ def render_metrics(
     st.markdown("\n".join(f"- {metric_views.summary_line(v, language())}" for v in verdicts))
     frame = metric_views.metric_frame(verdicts)
     shown_frame = metric_views.display_frame(frame, language())
-    formats = {v.name: "%.2f" for v in verdicts}
-    formats |= {shown: "%.4f" for data, shown in zip(frame.columns, shown_frame.columns, strict=True) if "p " in data}
+    formats = {text(COLUMN_SCORE, language()): "%.2f", text(COLUMN_P, language()): "%.4f"}
     st.dataframe(
         shown_frame,
         hide_index=True,
@@ -142,7 +142,7 @@ def render_metrics(
     lines = [metric_views.summary_line(v, language(), escape=str) for v in verdicts]
     lines += [metric_views.disagreement_sentence(d, language(), escape=str) for d in found]
     report = compare_report.metrics_report(
-        metric_views.display_frame(frame, language()),
+        frame,
         lines,
         settings={
             t("metrics_verdict.metric"): t("verdict.list_separator").join(v.name for v in verdicts),

@@ -45,34 +45,43 @@ def delta_text(delta: float, low: float | None, high: float | None) -> str:
     return f"{signed(delta)} [{signed(low)}, {signed(high)}]"
 
 
+#: Columns of the metrics' table (the data's English names) and the catalog keys of their headers.
+COLUMNS = {
+    "system": "verdict.col_system",
+    "metric": "metrics_verdict.col_metric",
+    "score": "metrics_verdict.col_score",
+    "Δ (95% CI)": "metrics_verdict.col_delta",
+    "p corrected": "metrics_verdict.col_p",
+    "cluster": "metrics_verdict.col_cluster",
+}
+
+
 def metric_frame(verdicts: Sequence[MetricVerdict]) -> pd.DataFrame:
-    """Per system (in the first metric's rank order): each metric's score, Δ to the baseline with its 95% interval,
-    the corrected p-value against the baseline (None for the baseline) and the cluster."""
+    """One row per system and metric, a system's metrics next to each other (systems in the first metric's rank
+    order): the score, Δ to the baseline with its 95% interval, the corrected p-value against the baseline (None
+    for the baseline) and the cluster.  Long rather than wide: three metrics side by side fit a laptop's screen."""
     order = [rank.system for rank in verdicts[0].ranks]
     rows = []
     for system in order:
-        row: dict[str, object] = {"system": system}
         for v in verdicts:
             difference = next(d for d in v.comparison.differences if d.system == system)
             base = v.comparison.baseline
-            row[v.name] = v.comparison.score(system)
-            row[f"Δ {v.name} (95% CI)"] = delta_text(difference.delta, difference.low, difference.high)
-            row[f"p corrected {v.name}"] = None if system == base else v.corrected[base, system]
-            row[f"cluster {v.name}"] = next(r.cluster for r in v.ranks if r.system == system)
-        rows.append(row)
-    return pd.DataFrame(rows)
+            rows.append(
+                {
+                    "system": system,
+                    "metric": v.name,
+                    "score": v.comparison.score(system),
+                    "Δ (95% CI)": delta_text(difference.delta, difference.low, difference.high),
+                    "p corrected": None if system == base else v.corrected[base, system],
+                    "cluster": next(r.cluster for r in v.ranks if r.system == system),
+                }
+            )
+    return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
 def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
     """The frame with headers in the interface language (the metric names stay as sacreBLEU prints them)."""
-    names = {"system": text("verdict.col_system", language)}
-    for column in frame.columns:
-        for prefix, key in (("Δ ", "metrics_verdict.col_delta"), ("p corrected ", "metrics_verdict.col_p"),
-                            ("cluster ", "metrics_verdict.col_cluster")):  # fmt: skip
-            if column.startswith(prefix):
-                metric = column.removeprefix(prefix).removesuffix(" (95% CI)")
-                names[column] = text(key, language, metric=metric)
-    return frame.rename(columns=names)
+    return frame.rename(columns={column: text(key, language) for column, key in COLUMNS.items()})
 
 
 def summary_line(verdict: MetricVerdict, language: str = DEFAULT_LANGUAGE, escape: Escape = md_escape) -> str:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from bleu_core.compare.ranking import Comparison, SystemRank
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
-from pages.compare_page import verdict_views
+from pages.compare_page import metric_views, verdict_views
 
 WIDTH, LABEL_WIDTH, ROW, TOP, BOTTOM = 760, 190, 24, 30, 40
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
@@ -222,10 +222,8 @@ def metrics_report(
     """The verdict in several metrics as one HTML document: settings, the table side by side and ``lines``
     (sentences with raw names and ``**bold**``: each metric's summary, the disagreements), escaped here."""
     shown = frame.copy()
-    for column in shown.columns:
-        if shown[column].dtype.kind == "f":
-            digits = 4 if "p " in column else 2
-            shown[column] = ["" if math.isnan(v) else f"{v:.{digits}f}" for v in shown[column]]
+    for column, digits in (("score", 2), ("p corrected", 4)):
+        shown[column] = ["" if v is None or math.isnan(v) else f"{v:.{digits}f}" for v in shown[column]]
     settings_rows = "".join(
         f"<tr><td class='name'>{html.escape(k)}</td><td class='name'>{html.escape(v)}</td></tr>"
         for k, v in settings.items()
@@ -240,7 +238,7 @@ def metrics_report(
 <p>{created_line}</p>
 <table>{settings_rows}</table>
 <h2>{html.escape(text("verdict.report_results", language))}</h2>
-{_table(shown, language)}
+{_table(metric_views.display_frame(shown, language), language)}
 {sentences}
 </body></html>
 """
