@@ -150,3 +150,33 @@ def test_demo_metrics_agree_and_bleu_keeps_its_verdict() -> None:
     at.radio(key="cmp_metric").set_value("chrf++").run()
     assert not at.exception
     assert "BLEU, chrF2++ order every pair of systems the same way" in " ".join(plain(m.value) for m in at.markdown)
+
+
+def test_hostile_names_are_escaped_in_sentences_and_report() -> None:
+    from datetime import UTC, datetime
+
+    from bleu_core.compare.metrics import metric
+    from bleu_core.compare.paired import compare_metric
+    from bleu_core.compare.ranking import rank_systems
+    from bleu_core.stats import chrf
+    from pages.compare_page import metric_views
+
+    hostile = {"<img src=x onerror=alert(1)>": SYSTEMS["terse"], "**bold** [link](http://x)": SYSTEMS["typos"]}
+    verdicts = []
+    for name in ("chrf", "chrf++"):
+        scorer = metric(name)
+        tables = {k: chrf.chrf_statistics(v, REFS, scorer.options) for k, v in hostile.items()}  # type: ignore[attr-defined]
+        comparison = compare_metric(tables, scorer, n_samples=100)
+        ranks, corrected = rank_systems(comparison)
+        verdicts.append(metric_views.MetricVerdict(scorer.name, comparison, ranks, corrected))
+    found = metric_views.found_disagreements(verdicts, 0.05)
+    assert found  # chrF2 puts typos above terse, chrF2++ the other way round
+    sentence = metric_views.disagreement_sentence(found[0])
+    assert "<img" not in sentence and "&lt;img" in sentence and "\\*\\*bold\\*\\*" in sentence
+    report = compare_report.metrics_report(
+        metric_views.metric_frame(verdicts),
+        [metric_views.disagreement_sentence(d, escape=str) for d in found],
+        settings={"baseline": "<script>"},
+        created=datetime.now(UTC),
+    )
+    assert "<img" not in report and "<script>" not in report and "&lt;img src=x onerror=alert(1)&gt;" in report
