@@ -21,7 +21,7 @@ from pages.shared import cached, controls, views
 from pages.shared.i18n import language, t
 
 METRIC = "cmp_metric"
-COLUMN_SCORE, COLUMN_P = metric_views.COLUMNS["score"], metric_views.COLUMNS["p corrected"]
+COLUMN_SCORE = metric_views.COLUMNS["score"]
 
 
 def metric_choice() -> str:
@@ -119,7 +119,7 @@ def render_metrics(
     st.markdown("\n".join(f"- {metric_views.summary_line(v, language())}" for v in verdicts))
     frame = metric_views.metric_frame(verdicts)
     shown_frame = metric_views.display_frame(frame, language())
-    formats = {text(COLUMN_SCORE, language()): "%.2f", text(COLUMN_P, language()): "%.4f"}
+    formats = {text(COLUMN_SCORE, language()): "%.2f"}
     st.dataframe(
         shown_frame,
         hide_index=True,

@@ -80,8 +80,13 @@ def metric_frame(verdicts: Sequence[MetricVerdict]) -> pd.DataFrame:
 
 
 def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
-    """The frame with headers in the interface language (the metric names stay as sacreBLEU prints them)."""
-    return frame.rename(columns={column: text(key, language) for column, key in COLUMNS.items()})
+    """The frame as people read it: "—" for the baseline's Δ and p-value, p-values to four decimals, headers in
+    the interface language (the metric names stay as sacreBLEU prints them)."""
+    shown = frame.copy()
+    base = frame["p corrected"].isna()
+    shown["Δ (95% CI)"] = ["—" if b else d for d, b in zip(frame["Δ (95% CI)"], base, strict=True)]
+    shown["p corrected"] = ["—" if b else f"{p:.4f}" for p, b in zip(frame["p corrected"], base, strict=True)]
+    return shown.rename(columns={column: text(key, language) for column, key in COLUMNS.items()})
 
 
 def summary_line(verdict: MetricVerdict, language: str = DEFAULT_LANGUAGE, escape: Escape = md_escape) -> str:

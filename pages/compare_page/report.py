@@ -222,8 +222,7 @@ def metrics_report(
     """The verdict in several metrics as one HTML document: settings, the table side by side and ``lines``
     (sentences with raw names and ``**bold**``: each metric's summary, the disagreements), escaped here."""
     shown = frame.copy()
-    for column, digits in (("score", 2), ("p corrected", 4)):
-        shown[column] = ["" if v is None or math.isnan(v) else f"{v:.{digits}f}" for v in shown[column]]
+    shown["score"] = [f"{v:.2f}" for v in shown["score"]]
     settings_rows = "".join(
         f"<tr><td class='name'>{html.escape(k)}</td><td class='name'>{html.escape(v)}</td></tr>"
         for k, v in settings.items()
