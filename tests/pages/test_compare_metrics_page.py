@@ -180,3 +180,15 @@ def test_hostile_names_are_escaped_in_sentences_and_report() -> None:
         created=datetime.now(UTC),
     )
     assert "<img" not in report and "<script>" not in report and "&lt;img src=x onerror=alert(1)&gt;" in report
+
+
+def test_too_many_segments_for_chrf_is_said_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleu_core.limits import Limits
+    from pages.compare_page import metric_verdict
+
+    monkeypatch.setattr(metric_verdict, "LIMITS", Limits(chrf_segments=3))
+    at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.radio(key="cmp_metric").set_value("chrf").run()
+    assert not at.exception
+    assert any("chrF's paired tests are offered up to 3" in plain(i.value) for i in at.info)
+    assert not any(catalog("en")["metrics_verdict.col_metric"] in d.value.columns for d in at.dataframe)
