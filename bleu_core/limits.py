@@ -60,14 +60,18 @@ def statistic_columns(max_order: int) -> int:
     return 2 + 2 * max_order
 
 
-def resample_cells(n_samples: int, n_systems: int, n_segments: int, max_order: int = 4) -> int:
+def resample_cells(
+    n_samples: int, n_systems: int, n_segments: int, max_order: int = 4, columns: int | None = None
+) -> int:
     """The memory of a significance request, in 8-byte cells: resamples x (segments + systems x statistics).
 
     Each resample draws one segment index per segment (bootstrap; a flag per segment for approximate
-    randomization) and keeps the 2 + 2N statistics of every system; the resamples x systems x segments
-    products in between are computed a chunk at a time and never held whole.
+    randomization) and keeps the statistics of every system (BLEU's 2 + 2N, or another metric's ``columns``:
+    chrF's 3 per order); the resamples x systems x segments products in between are computed a chunk at a time
+    and never held whole.
     """
-    return n_samples * (n_segments + n_systems * statistic_columns(max_order))
+    width = statistic_columns(max_order) if columns is None else columns
+    return n_samples * (n_segments + n_systems * width)
 
 
 def resample_scores(n_samples: int, n_systems: int, test: str = "bs") -> int:
@@ -85,23 +89,25 @@ def check_resamples(
     max_order: int = 4,
     test: str = "bs",
     limits: Limits = LIMITS,
+    columns: int | None = None,
 ) -> None:
     """Raise :class:`LimitExceeded` naming the numbers when the request needs more than ``limits.resample_cells``
     cells or ``limits.resample_scores`` scores, with the most resamples that would fit.
 
-    Called before anything is drawn: a refused request allocates nothing.
+    Called before anything is drawn: a refused request allocates nothing.  ``columns``: statistics per segment
+    of a metric other than BLEU (BLEU's follow from ``max_order``).
     """
-    cells = resample_cells(n_samples, n_systems, n_segments, max_order)
+    cells = resample_cells(n_samples, n_systems, n_segments, max_order, columns)
     scores = resample_scores(n_samples, n_systems, test)
     if cells <= limits.resample_cells and scores <= limits.resample_scores:
         return
     most = min(
-        limits.resample_cells // resample_cells(1, n_systems, n_segments, max_order),
+        limits.resample_cells // resample_cells(1, n_systems, n_segments, max_order, columns),
         limits.resample_scores // max(1, resample_scores(1, n_systems, test)),
     )
     numbers = {"samples": n_samples, "systems": n_systems, "segments": n_segments, "most": most}
     if cells > limits.resample_cells:
-        statistics = statistic_columns(max_order)
+        statistics = statistic_columns(max_order) if columns is None else columns
         megabytes = -(-cells * 8 // 1_000_000)
         raise LimitExceeded(
             Message(

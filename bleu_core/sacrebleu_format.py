@@ -269,9 +269,12 @@ def paired_cell(score: float, p_value: float | None, mean: float | None, ci: flo
     return text
 
 
-def paired_json(names: list[str], results: list[dict[str, float | None]]) -> str:
-    """sacreBLEU's JSON list for a paired test: every system with its score, p-value, mean and ci."""
-    return json.dumps([{"system": name, "BLEU": result} for name, result in zip(names, results, strict=True)], indent=4)
+def paired_json(names: list[str], results: dict[str, list[dict[str, float | None]]]) -> str:
+    """sacreBLEU's JSON list for a paired test: every system with each metric's score, p-value, mean and ci."""
+    rows = [
+        {"system": name, **{metric: values[i] for metric, values in results.items()}} for i, name in enumerate(names)
+    ]
+    return json.dumps(rows, indent=4)
 
 
 def plain_json(names: list[str], columns: dict[str, list[str]]) -> str:

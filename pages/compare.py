@@ -11,7 +11,7 @@ from bleu_core.corpus.diagnosis import length_buckets
 from bleu_core.options import BleuOptions
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.text.reader import InputFileError
-from pages.compare_page import verdict
+from pages.compare_page import metric_verdict, verdict
 from pages.compare_page import views as compare_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
@@ -283,7 +283,11 @@ def render(
     key = cached.systems_key(systems, references)
     with st.spinner(t("compare.counting")):
         analyses = cached.systems_analyses_cached(key, systems, references, settings)
-    verdict.render_verdict(key, systems, references, settings, analyses)
+    choice = metric_verdict.metric_choice()
+    if choice == "bleu":
+        verdict.render_verdict(key, systems, references, settings, analyses)
+    else:
+        metric_verdict.render_metrics(key, systems, references, settings, analyses, choice)
     show_details(analyses, systems, references, source, settings, key)
 
 

@@ -309,6 +309,16 @@ def _print_with_chrf(
     tok = tokenizer_signature(options.tokenize) if bleu else ""
     if args.sentence_level:
         print("\n".join(metrics.sentences(chrf_systems[0], chrf_options, n_refs, report)))
+    elif report.paired:
+        results: dict[str, list[cli_report.PairedRow]] = {}
+        notes: dict[str, str] = {}
+        for metric in metrics.paired_order(args):
+            if metric == "bleu":
+                results["BLEU"], notes["BLEU"] = cli_report.bleu_paired(systems, options, n_refs, tok, report)
+            else:
+                name, rows, notes[name] = metrics.paired(chrf_systems, chrf_options, n_refs, report)
+                results[name] = rows
+        print(cli_report.paired_table(names, results, notes, report))
     elif len(chrf_systems) == 1:
         lines = [cli_report.single_system(systems[0], options, n_refs, tok, report)] if bleu else []
         lines.append(metrics.single_line(chrf_systems[0], chrf_options, n_refs, report))

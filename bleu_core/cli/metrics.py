@@ -13,7 +13,9 @@ from collections.abc import Iterator
 import numpy as np
 from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 
-from bleu_core.cli.report import Report
+from bleu_core.cli.report import PairedRow, Report
+from bleu_core.compare.metrics import ChrfMetric
+from bleu_core.compare.paired import paired_results
 from bleu_core.stats import chrf
 from bleu_core.version import __version__
 
@@ -24,6 +26,11 @@ METRICS = ("bleu", "chrf")
 def metric_names(args: argparse.Namespace) -> list[str]:
     """The metrics asked for with ``-m``, each once, in printing order."""
     return [name for name in METRICS if name in args.metrics]
+
+
+def paired_order(args: argparse.Namespace) -> list[str]:
+    """The metrics of a paired test in the order ``-m`` first names them (sacreBLEU's columns there are not sorted)."""
+    return list(dict.fromkeys(name for name in args.metrics if name in METRICS))
 
 
 def add_chrf_flags(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +58,25 @@ def chrf_options(args: argparse.Namespace) -> chrf.ChrfOptions:
 
 def _score(stats: chrf.IntArray, options: chrf.ChrfOptions) -> CHRFScore:
     return CHRFScore(chrf.chrf_score(stats, options), options.char_order, options.word_order, int(options.beta))
+
+
+def paired(
+    systems: list[chrf.IntArray], options: chrf.ChrfOptions, n_refs: int, report: Report
+) -> tuple[str, list[PairedRow], str]:
+    """A paired test on chrF (:mod:`bleu_core.compare.paired`): the column's name, each system's row, the signature.
+
+    sacreBLEU's resampled chrF scores are float32 (its mean too); JSON prints them as Python floats, where
+    sacreBLEU's own JSON fails on float32 (see docs/dropin-differences.md)."""
+    metric = ChrfMetric(options)
+    tables = {str(i): stats for i, stats in enumerate(systems)}
+    rows: list[PairedRow] = [
+        {"score": score, "p_value": p_value, "mean": mean, "ci": ci}
+        for score, p_value, mean, ci in paired_results(tables, metric, report.paired, report.paired_n, report.seed)
+    ]
+    signature = _signature(options, n_refs)
+    signature.update("seed", str(report.seed))
+    signature.update(report.paired, report.paired_n)
+    return metric.name, rows, signature.format(report.short)
 
 
 def _signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> CHRFSignature:

@@ -33,6 +33,9 @@ from bleu_core.sacrebleu_format import estimate_ci as sacrebleu_estimate_ci
 from bleu_core.stats.progress import ProgressReporter
 from bleu_core.stats.segment_stats import SegmentStats
 
+#: One system's row of a paired test: score, p-value (None for the baseline), bootstrap mean and half-width.
+PairedRow = dict[str, float | None]
+
 
 @dataclass(frozen=True)
 class Report:
@@ -117,8 +120,16 @@ def paired_systems(
     names: list[str], stats: list[SegmentStats], options: BleuOptions, n_refs: int, tok: str, report: Report
 ) -> str:
     """A paired test of every system against the first (``--paired-bs`` or ``--paired-ar``)."""
+    results, signature = bleu_paired(stats, options, n_refs, tok, report)
+    return paired_table(names, {"BLEU": results}, {"BLEU": signature}, report)
+
+
+def bleu_paired(
+    stats: list[SegmentStats], options: BleuOptions, n_refs: int, tok: str, report: Report
+) -> tuple[list[PairedRow], str]:
+    """BLEU's score, p-value, mean and half-width of every system in a paired test, and its signature."""
     draws = draw(stats, options, report.paired, report.paired_n, report.seed, ProgressReporter(None))
-    results: list[dict[str, float | None]] = []
+    results: list[PairedRow] = []
     for system in range(len(stats)):
         mean: float | None = None
         ci: float | None = None
@@ -130,14 +141,22 @@ def paired_systems(
         p_value = None if system == 0 else paired_p_value(draws, 0, system, options)
         score = float(np.float64(draws.observed[system]))
         results.append({"score": score, "p_value": p_value, "mean": mean, "ci": ci})
+    extra: dict[str, object] = {"seed": str(report.seed), report.paired: report.paired_n}
+    return results, _signature(options, n_refs, tok, extra).format(report.short)
+
+
+def paired_table(
+    names: list[str], results: dict[str, list[PairedRow]], signatures: dict[str, str], report: Report
+) -> str:
+    """sacreBLEU's report of a paired test: a column per metric (in the order given), or its JSON list."""
     if report.format == "json":
         return paired_json(names, results)
-    extra: dict[str, object] = {"seed": str(report.seed), report.paired: report.paired_n}
-    signature = _signature(options, n_refs, tok, extra).format(report.short)
     sep = "\n" if report.format == "text" else " "
-    cells = [paired_cell(r["score"] or 0.0, r["p_value"], r["mean"], r["ci"], report.width, sep) for r in results]
-    header = "BLEU (μ ± 95% CI)" if report.paired == "bs" else "BLEU"
+    columns: dict[str, list[str]] = {"System": names}
+    for metric, rows in results.items():
+        cells = [paired_cell(r["score"] or 0.0, r["p_value"], r["mean"], r["ci"], report.width, sep) for r in rows]
+        columns[f"{metric} (μ ± 95% CI)" if report.paired == "bs" else metric] = cells
     # sacreBLEU names the baseline only when it came from a file ("Baseline: name"), not from standard input.
     baseline = names[0] if names[0].startswith("Baseline:") else ""
     notes = paired_explanation(report.paired, report.paired_n, baseline) + "\n"
-    return _table({"System": names, header: cells}, {"BLEU": signature}, report, notes)
+    return _table(columns, signatures, report, notes)

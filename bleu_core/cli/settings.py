@@ -62,7 +62,8 @@ def check_values(args: argparse.Namespace) -> None:
 
 
 def check_metrics(args: argparse.Namespace) -> None:
-    """The metrics asked for: BLEU and chrF are built in; TER, and chrF with what only BLEU has here, are refused."""
+    """The metrics asked for: BLEU and chrF are built in (paired tests too); TER, and chrF with what only BLEU has
+    here (``--statistics``, ``--segment-json``, ``--dask``), are refused."""
     if "ter" in args.metrics:
         raise ValueError(
             "TER is not built into bleu_core: it scores -m bleu and -m chrf (chrF++ with -cw 2), alone or together; "
@@ -72,7 +73,6 @@ def check_metrics(args: argparse.Namespace) -> None:
         raise ValueError("only one metric can be used in sentence-level mode")
     if "chrf" in args.metrics:
         for flag, given in (
-            ("--paired-bs/--paired-ar", args.paired_bs or args.paired_ar),
             ("--statistics", args.statistics),
             ("--segment-json", args.segment_json),
             ("--dask", args.dask),

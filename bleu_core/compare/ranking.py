@@ -29,7 +29,7 @@ from itertools import combinations
 
 import numpy as np
 
-from bleu_core.compare.resampling import Draws, draw, estimate_ci, paired_p_value
+from bleu_core.compare.resampling import FloatArray, draw, estimate_ci, paired_p_value
 from bleu_core.compare.significance import DEFAULT_SEED, check_options, check_stats, check_test, check_whole
 from bleu_core.limits import LIMITS, Limits, check_resamples
 from bleu_core.options import BleuOptions
@@ -93,28 +93,49 @@ class Comparison:
         return self.scores[self.names.index(name)]
 
 
-def difference_interval(draws: Draws, baseline: int, system: int) -> tuple[float, float]:
+def difference_interval(resampled: Sequence[FloatArray], baseline: int, system: int) -> tuple[float, float]:
     """Central 95% of the paired bootstrap differences (system - baseline), with sacreBLEU's cut points.
 
     The same resamples draw the same segments for both systems, so their score difference per resample is
     a paired bootstrap sample of the difference; like sacreBLEU's ``estimate_ci`` the interval runs from
     the (n//40)-th smallest to the (n//40)-th largest of the n sorted samples.
     """
-    differences = np.sort(draws.resampled[system] - draws.resampled[baseline])
+    differences = np.sort(resampled[system] - resampled[baseline])
     cut = differences.shape[0] // 40
     return float(differences[cut]), float(differences[differences.shape[0] - cut - 1])
 
 
-def _differences(draws: Draws, names: Sequence[str], base: int) -> tuple[Difference, ...]:
-    out = []
+def assemble(
+    names: Sequence[str],
+    observed: FloatArray,
+    resampled: Sequence[FloatArray],
+    baseline: str | None,
+    test: str,
+    n_samples: int,
+    seed: int,
+    intervals: tuple[tuple[float, float] | None, ...],
+    p_values: Mapping[tuple[str, str], float],
+) -> Comparison:
+    """A :class:`Comparison` from one metric's real scores, resampled scores (bootstrap) and pairwise p-values;
+    the baseline defaults to the best-scoring system."""
+    if baseline is None:
+        base = int(np.argmax(observed))
+    elif baseline in names:
+        base = list(names).index(baseline)
+    else:
+        raise ValueError(f"unknown baseline {baseline!r}; choose one of the systems: {', '.join(map(repr, names))}")
+    differences = []
     for i, name in enumerate(names):
-        delta = float(draws.observed[i]) - float(draws.observed[base])
         if i == base:
-            out.append(Difference(name, 0.0, None, None, None))
+            differences.append(Difference(name, 0.0, None, None, None))
             continue
-        low, high = difference_interval(draws, base, i) if draws.test == "bs" else (None, None)
-        out.append(Difference(name, delta, low, high, None))
-    return tuple(out)
+        delta = float(observed[i]) - float(observed[base])
+        low, high = difference_interval(resampled, base, i) if test == "bs" else (None, None)
+        differences.append(Difference(name, delta, low, high, p_values[names[base], name]))
+    scores = tuple(float(s) for s in observed)
+    return Comparison(
+        tuple(names), scores, names[base], test, n_samples, seed, intervals, tuple(differences), dict(p_values)
+    )
 
 
 def compare_from_stats(
@@ -133,38 +154,27 @@ def compare_from_stats(
     The resamples (``test="bs"``) or trials (``"ar"``) are drawn once, as sacreBLEU draws them; the p-value
     of system b against baseline a equals ``sacrebleu --paired-{test}`` with a first.  A request of more than
     ``limits.resample_cells`` resamples x systems x segments, or of more than ``limits.resample_scores`` scores,
-    raises :class:`bleu_core.limits.LimitExceeded` before anything is drawn.
+    raises :class:`bleu_core.limits.LimitExceeded` before anything is drawn.  Other metrics:
+    :func:`bleu_core.compare.paired.compare_metric`.
     """
     options = check_options(options)
     test, samples = check_test(test, n_samples)
     seed = check_whole("seed", seed, 0)
     names, stats = check_stats(stats_by_system, options)
     check_resamples(samples, len(names), len(stats[0]), options.max_order, test, limits)
+    if baseline is not None and baseline not in names:
+        raise ValueError(f"unknown baseline {baseline!r}; choose one of the systems: {', '.join(map(repr, names))}")
     report = ProgressReporter(progress)
     report(0.0)
     draws = draw(stats, options, test, samples, seed, report)
-    scores = tuple(float(s) for s in draws.observed)
-    if baseline is None:
-        base = int(np.argmax(draws.observed))
-    elif baseline in names:
-        base = names.index(baseline)
-    else:
-        raise ValueError(f"unknown baseline {baseline!r}; choose one of the systems: {', '.join(map(repr, names))}")
     p_values: dict[tuple[str, str], float] = {}
     pairs = list(combinations(range(len(names)), 2))
     for done, (a, b) in enumerate(pairs, start=1):
         p_values[names[a], names[b]] = p_values[names[b], names[a]] = paired_p_value(draws, a, b, options)
         report(0.8 + 0.2 * done / len(pairs))
-    differences = tuple(
-        d if d.system == names[base] else _with_p(d, p_values[names[base], d.system])
-        for d in _differences(draws, names, base)
-    )
-    intervals = tuple(estimate_ci(draws.resampled[i]) if test == "bs" else None for i in range(len(names)))
-    return Comparison(tuple(names), scores, names[base], test, samples, seed, intervals, differences, p_values)
-
-
-def _with_p(difference: Difference, p_value: float) -> Difference:
-    return Difference(difference.system, difference.delta, difference.low, difference.high, p_value)
+    resampled = list(draws.resampled)
+    intervals = tuple(estimate_ci(resampled[i]) if test == "bs" else None for i in range(len(names)))
+    return assemble(names, draws.observed, resampled, baseline, test, samples, seed, intervals, p_values)
 
 
 def adjusted_p_values(raw: Sequence[float], correction: str = "holm") -> list[float]:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from bleu_core.compare.ranking import Comparison, SystemRank
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
-from pages.compare_page import verdict_views
+from pages.compare_page import metric_views, verdict_views
 
 WIDTH, LABEL_WIDTH, ROW, TOP, BOTTOM = 760, 190, 24, 30, 40
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
@@ -110,7 +110,7 @@ def _table(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> str:
     frame = frame.copy()
     for column, digits in (("BLEU", 2), ("c/r", 3)):
         if column in frame.columns:
-            frame[column] = [f"{v:.{digits}f}" for v in frame[column]]
+            frame[column] = [v if isinstance(v, str) else f"{v:.{digits}f}" for v in frame[column]]
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in verdict_views.headers(frame, language).columns)
     body = []
     for record in frame.itertuples(index=False):
@@ -207,5 +207,37 @@ def build_report(
 {charts}
 <h2>{html.escape(text("verdict.report_how_to_read", language))}</h2>
 {_paragraphs(explanation)}
+</body></html>
+"""
+
+
+def metrics_report(
+    frame: pd.DataFrame,
+    lines: Sequence[str],
+    *,
+    settings: Mapping[str, str],
+    created: datetime,
+    language: str = DEFAULT_LANGUAGE,
+) -> str:
+    """The verdict in several metrics as one HTML document: settings, the table side by side and ``lines``
+    (sentences with raw names and ``**bold**``: each metric's summary, the disagreements), escaped here."""
+    shown = frame.copy()
+    shown["score"] = [f"{v:.2f}" for v in shown["score"]]
+    settings_rows = "".join(
+        f"<tr><td class='name'>{html.escape(k)}</td><td class='name'>{html.escape(v)}</td></tr>"
+        for k, v in settings.items()
+    )
+    title = html.escape(text("verdict.report_title", language))
+    created_line = html.escape(text("verdict.report_created", language, time=created.strftime("%Y-%m-%d %H:%M UTC")))
+    sentences = _paragraphs("\n\n".join(lines))
+    return f"""<!DOCTYPE html>
+<html lang="{language}"><head><meta charset="utf-8"><title>{title}</title><style>{STYLE}</style></head>
+<body>
+<h1>{title}</h1>
+<p>{created_line}</p>
+<table>{settings_rows}</table>
+<h2>{html.escape(text("verdict.report_results", language))}</h2>
+{_table(metric_views.display_frame(shown, language), language)}
+{sentences}
 </body></html>
 """

@@ -18,6 +18,8 @@ import streamlit as st
 
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
 from bleu_core.api import check_corpus
+from bleu_core.compare.metrics import ChrfMetric, metric
+from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import SliceScores, read_tags, slice_scores
 from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
@@ -39,6 +41,8 @@ from bleu_core.gaps.waterfall import (
 )
 from bleu_core.options import make_options
 from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segment_scores
+from bleu_core.stats.chrf import prepare_references as prepare_chrf_references
+from bleu_core.stats.chrf import segment_statistics as chrf_segment_statistics
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
 from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
@@ -207,6 +211,49 @@ def comparison_cached(
         ("comparison", key, options, baseline, test, n_samples, seed),
         lambda: compare_from_stats(
             stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
+        ),
+    )
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def metric_tables_cached(
+    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], name: str, lowercase: bool
+) -> dict[str, np.ndarray]:
+    """chrF or chrF++ statistics of every system (:data:`bleu_core.compare.metrics.METRICS`); references checked
+    once.  A few entries: each holds segments x 3 x orders integers per system."""
+    chosen = metric(name, make_options(lowercase=lowercase))
+    if not isinstance(chosen, ChrfMetric):
+        raise ValueError(f"{name!r} has no statistics table here; BLEU's are SegmentStats")
+    prepared = prepare_chrf_references(_references, chosen.options)
+    return {system: chrf_segment_statistics(hyps, prepared, chosen.options) for system, hyps in _systems.items()}
+
+
+def metric_comparison_cached(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    name: str,
+    baseline: str | None,
+    test: str,
+    n_samples: int,
+    seed: int,
+    progress: Progress | None = None,
+) -> Comparison:
+    """One metric's comparison (BLEU: :func:`comparison_cached`), from one set of sacreBLEU's draws."""
+    if name == "bleu":
+        return comparison_cached(key, systems, references, options, baseline, test, n_samples, seed, progress)
+    tables = metric_tables_cached(key, systems, references, name, options.lowercase)
+    return _remember(
+        ("metric_comparison", key, name, options.lowercase, baseline, test, n_samples, seed),
+        lambda: compare_metric(
+            tables,
+            metric(name, options),
+            baseline=baseline,
+            test=test,
+            n_samples=n_samples,
+            seed=seed,
+            progress=progress,
         ),
     )
 

@@ -255,3 +255,21 @@ def test_other_views_fit_1280x720(
     assert tab.console_errors == []
     assert problems == [], "\n".join(problems)
     tab.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_compare_metrics_side_by_side_fit_1280x720(
+    server: str, browser: Any, request: pytest.FixtureRequest, language: str
+) -> None:
+    """Compare's verdict in BLEU, chrF and chrF++ side by side, with the metrics' agreement, on the demo."""
+    tab = open_tab(browser, request, 1280, 720)
+    tab.goto(f"{server}/compare?lang={language}")
+    tab.wait_for_selector(CHARTS, state="attached", timeout=120_000)
+    tab.wait_for_function(IDLE, timeout=180_000)
+    choose_view(tab, text("metrics_verdict.metric_all", language))
+    tab.get_by_text(text("metrics_verdict.disagreements", language), exact=True).wait_for(timeout=180_000)
+    settle(tab)
+    problems = check(tab, f"compare-metrics-{language}-1280x720")
+    assert tab.console_errors == []
+    assert problems == [], "\n".join(problems)
+    tab.context.close()

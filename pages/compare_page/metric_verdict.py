@@ -1,0 +1,177 @@
+"""The verdict in chrF, chrF++ or all three metrics side by side, and where the metrics disagree on the ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+import streamlit as st
+
+from bleu_core.compare.metrics import metric
+from bleu_core.compare.paired import Disagreement
+from bleu_core.compare.ranking import Comparison, rank_systems, ranking_samples
+from bleu_core.corpus.diagnosis import CorpusAnalysis
+from bleu_core.i18n import text
+from bleu_core.limits import LIMITS, LimitExceeded
+from bleu_core.options import BleuOptions
+from pages.compare_page import metric_views
+from pages.compare_page import report as compare_report
+from pages.compare_page.verdict import TestSettings, correction_name, test_controls, test_name
+from pages.shared import cached, controls, views
+from pages.shared.i18n import language, t
+
+METRIC = "cmp_metric"
+COLUMN_SCORE = metric_views.COLUMNS["score"]
+
+
+def metric_choice() -> str:
+    """The metric control: BLEU (the full verdict below), chrF, chrF++ or all three side by side."""
+    current = language()
+
+    def label(choice: str) -> str:
+        return text(f"metrics_verdict.metric_{choice.replace('+', 'p')}", current)
+
+    return str(
+        st.radio(
+            t("metrics_verdict.metric"),
+            list(metric_views.CHOICES),
+            format_func=label,
+            key=METRIC,
+            horizontal=True,
+            help=t("metrics_verdict.metric_help"),
+        )
+    )
+
+
+def _comparison(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    name: str,
+    chosen: TestSettings,
+    n_samples: int,
+) -> Comparison:
+    bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
+    try:
+        return cached.metric_comparison_cached(
+            key,
+            systems,
+            references,
+            settings,
+            name,
+            chosen.baseline,
+            chosen.test,
+            n_samples,
+            chosen.seed,
+            lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
+        )
+    finally:
+        bar.empty()
+
+
+def metric_verdict(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    name: str,
+    chosen: TestSettings,
+) -> metric_views.MetricVerdict:
+    """One metric's comparison at the chosen samples; its ranks from enough samples for the correction (when the
+    limits allow, else from the table's samples, with a warning)."""
+    comparison = _comparison(key, systems, references, settings, name, chosen, chosen.n_samples)
+    needed = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
+    ranked = comparison
+    if needed != chosen.n_samples:
+        try:
+            ranked = _comparison(key, systems, references, settings, name, chosen, needed)
+        except LimitExceeded as refusal:
+            note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=needed, alpha=chosen.alpha)
+            st.warning(refusal.reason.render(language()) + " " + note)
+    ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
+    label = metric(name, settings).name
+    return metric_views.MetricVerdict(label, comparison, ranks, corrected)
+
+
+def render_metrics(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    analyses: Mapping[str, CorpusAnalysis],
+    choice: str,
+) -> None:
+    """The chosen metrics' verdict (scores, Δ with its interval, corrected p-values, clusters) and disagreements."""
+    chosen = test_controls(analyses)
+    segments = len(references[0]) if references else 0
+    if segments > LIMITS.chrf_segments:
+        st.info(t("metrics_verdict.too_many_segments", segments=f"{segments:,}", limit=f"{LIMITS.chrf_segments:,}"))
+        return
+    shown = metric_views.chosen_metrics(choice)
+    try:
+        verdicts = [metric_verdict(key, systems, references, settings, name, chosen) for name in shown]
+        # the disagreements always include BLEU, the page's first metric
+        others = [] if "bleu" in shown else [metric_verdict(key, systems, references, settings, "bleu", chosen)]
+    except LimitExceeded as refusal:  # refused before anything was drawn (bleu_core.limits)
+        st.error(refusal.reason.render(language()))
+        return
+    st.markdown("\n".join(f"- {metric_views.summary_line(v, language())}" for v in verdicts))
+    frame = metric_views.metric_frame(verdicts)
+    shown_frame = metric_views.display_frame(frame, language())
+    formats = {text(COLUMN_SCORE, language()): "%.2f"}
+    st.dataframe(
+        shown_frame,
+        hide_index=True,
+        column_config={column: st.column_config.NumberColumn(format=f) for column, f in formats.items()},
+    )
+    ci_note = t("verdict.ci_note_bs") if chosen.test == "bs" else t("verdict.ci_note_ar")
+    st.caption(
+        t(
+            "metrics_verdict.table_caption",
+            baseline=views.md_escape(chosen.baseline),
+            test=test_name(chosen.test),
+            samples=chosen.n_samples,
+            seed=chosen.seed,
+            alpha=chosen.alpha,
+            correction=correction_name(chosen.correction),
+            ci_note=ci_note,
+        )
+    )
+    found = show_disagreements([*others, *verdicts], chosen.alpha)
+    lines = [metric_views.summary_line(v, language(), escape=str) for v in verdicts]
+    lines += [metric_views.disagreement_sentence(d, language(), escape=str) for d in found]
+    report = compare_report.metrics_report(
+        frame,
+        lines,
+        settings={
+            t("metrics_verdict.metric"): t("verdict.list_separator").join(v.name for v in verdicts),
+            t("verdict.test"): test_name(chosen.test),
+            t("verdict.samples"): str(chosen.n_samples),
+            t("verdict.seed"): str(chosen.seed),
+            "α": str(chosen.alpha),
+            t("verdict.correction"): correction_name(chosen.correction),
+            t("verdict.baseline"): chosen.baseline,
+        },
+        created=datetime.now(UTC),
+        language=language(),
+    )
+    left, right = st.columns(2)
+    controls.download_button(left, t("verdict.download_html"), report, "bleu-compare-metrics.html", "text/html")
+    controls.download_button(
+        right, t("verdict.download_csv"), views.frame_csv(frame), "bleu-compare-metrics.csv", "text/csv"
+    )
+
+
+def show_disagreements(verdicts: list[metric_views.MetricVerdict], alpha: float) -> tuple[Disagreement, ...]:
+    """Where the metrics order two systems differently, in sentences and as a table."""
+    st.subheader(t("metrics_verdict.disagreements"))
+    found = metric_views.found_disagreements(verdicts, alpha)
+    names = t("verdict.list_separator").join(v.name for v in verdicts)
+    if not found:
+        st.markdown(t("metrics_verdict.agree", metrics=names))
+        return found
+    st.markdown("\n".join(f"- {metric_views.disagreement_sentence(d, language())}" for d in found))
+    st.dataframe(metric_views.disagreement_frame(found, language()), hide_index=True)
+    st.caption(t("metrics_verdict.disagreements_caption", alpha=alpha))
+    return found

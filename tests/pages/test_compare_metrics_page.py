@@ -1,0 +1,194 @@
+"""AppTest: the Compare page's metric choice (chrF, chrF++, all side by side) and the metrics' disagreements.
+
+Every number shown is recomputed by another route: sacreBLEU's ``PairedTest`` with each system as the baseline
+(p-values), Holm's correction written out, sacreBLEU's ``CHRF`` scoring the resampled segment indices (the
+interval of Δ), and the disagreement from sacreBLEU's corpus scores.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.significance import PairedTest
+from streamlit.testing.v1 import AppTest
+
+from bleu_core.i18n import catalog
+from pages.compare_page import report as compare_report
+from pages.compare_page.verdict_views import signed
+from tests.core.test_paired_metrics import _holm
+from tests.i18n_check import rendered_labels, untranslated
+from tests.pages.test_compare_i18n import page as page_in
+from tests.pages.test_corpus_page import plain
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "compare.py")
+REFS = [
+    ["The cat sat on the mat .", "A dog barked at the postman", "It is raining in Berlin today", "We met at noon"],
+    ["A cat sat on the mat .", "The dog barked at a postman", "Today it rains in Berlin", "We met at midday"],
+]
+SYSTEMS = {
+    "careful": ["The cat sat on the mat .", "A dog barked at the postman", "It is raining in Berlin today", "We met"],
+    "literal": ["The cat sat on mat .", "Dog barked at postman", "It rains in Berlin today", "We have met at noon"],
+    "terse": ["cat sat on the mat", "dog barked", "It is raining", "We met"],
+}
+# Every word misspelled: BLEU finds almost nothing, chrF most characters (so the two metrics disagree).
+SYSTEMS["typos"] = [" ".join(word + word[-1] for word in line.split()) for line in REFS[0]]
+METRICS = {"BLEU": BLEU(), "chrF2": CHRF(), "chrF2++": CHRF(word_order=2)}
+SAMPLES = 1000
+SEED = 12345
+
+
+def upload(at: AppTest) -> AppTest:
+    at.radio(key="cmp_mode").set_value("upload").run()
+    files = [(f"{name}.txt", ("\n".join(lines) + "\n").encode(), "text/plain") for name, lines in SYSTEMS.items()]
+    at.file_uploader(key="cmp_systems").set_value(files)
+    refs = [(f"ref{i}.txt", ("\n".join(lines) + "\n").encode(), "text/plain") for i, lines in enumerate(REFS)]
+    at.file_uploader(key="cmp_references").set_value(refs)
+    return at.run()
+
+
+def metric_table(at: AppTest, language: str = "en") -> pd.DataFrame:
+    """The metrics' table: one row per system and metric."""
+    header = catalog(language)["metrics_verdict.col_metric"]
+    return next(d.value for d in at.dataframe if header in d.value.columns)
+
+
+def pairwise(scorer: Any) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
+    """Corpus scores and the p-value of every pair, sacreBLEU's PairedTest with each system as the baseline."""
+    scores, p_values = {}, {}
+    for base in SYSTEMS:
+        order = [(base, SYSTEMS[base])] + [(k, v) for k, v in SYSTEMS.items() if k != base]
+        metric = type(scorer)(
+            **({"word_order": scorer.word_order} if isinstance(scorer, CHRF) else {}), references=REFS
+        )
+        _, results = PairedTest(order, {"m": metric}, None, "bs", SAMPLES)()
+        column = next(key for key in results if key != "System")
+        scores[base] = results[column][0].score
+        for (name, _), result in zip(order[1:], results[column][1:], strict=True):
+            p_values[base, name] = result.p_value
+    return scores, p_values
+
+
+def interval(scorer: CHRF, base: str, system: str) -> tuple[float, float]:
+    """The 95% interval of Δ from sacreBLEU's CHRF scoring each resample of segment indices."""
+    segments = len(REFS[0])
+    idxs = np.random.default_rng(SEED).choice(segments, size=(SAMPLES, segments), replace=True)
+    metric = CHRF(word_order=scorer.word_order, references=REFS)
+    resampled = {}
+    for name in (base, system):
+        stats = np.array(metric._extract_corpus_statistics(SYSTEMS[name], None), dtype="float32")
+        resampled[name] = np.array([metric._compute_score_from_stats(s.sum(0)).score for s in stats[idxs]])
+    differences = np.sort(resampled[system] - resampled[base])
+    return float(differences[SAMPLES // 40]), float(differences[SAMPLES - SAMPLES // 40 - 1])
+
+
+def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    reports: list[str] = []
+    original = compare_report.metrics_report
+    monkeypatch.setattr(
+        compare_report, "metrics_report", lambda *a, **k: reports.append(original(*a, **k)) or reports[-1]
+    )
+    at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.radio(key="cmp_metric").set_value("all").run()
+    assert not at.exception
+    frame = metric_table(at)
+    assert list(frame["metric"]) == list(METRICS) * len(SYSTEMS)  # each system's metrics next to each other
+    base = at.selectbox(key="cmp_baseline").value
+    for label, scorer in METRICS.items():
+        table = frame[frame["metric"] == label].set_index("system")
+        scores, p_values = pairwise(scorer)
+        corrected = _holm(p_values | {(b, a): p for (a, b), p in p_values.items()}, list(SYSTEMS))
+        assert dict(table["score"]) == pytest.approx(scores, abs=1e-9)
+        ordered = sorted(SYSTEMS, key=lambda name: -scores[name])
+        better = {(a, b) for a in SYSTEMS for b in SYSTEMS if corrected.get((a, b), 1) < 0.05 and scores[a] > scores[b]}
+        cluster, clusters = 1, {}
+        for k, name in enumerate(ordered):
+            clusters[name] = cluster
+            cluster += all((a, b) in better for a in ordered[: k + 1] for b in ordered[k + 1 :])
+        assert dict(table["cluster"]) == clusters
+        for name in SYSTEMS:
+            shown = table.loc[name, "Δ (95% CI)"]
+            delta = scores[name] - scores[base]
+            if name == base:
+                assert shown == table.loc[name, "p corrected"] == "—"
+                continue
+            assert table.loc[name, "p corrected"] == f"{round(corrected[base, name], 4):.4f}"
+            if isinstance(scorer, CHRF):
+                low, high = interval(scorer, base, name)
+                assert shown == f"{signed(delta)} [{signed(low)}, {signed(high)}]"
+            else:
+                assert shown.startswith(signed(delta) + " [")
+    # the disagreement, from sacreBLEU's corpus scores: BLEU puts terse above typos, chrF the other way round
+    real = {label: {k: s.corpus_score(v, REFS).score for k, v in SYSTEMS.items()} for label, s in METRICS.items()}
+    assert real["BLEU"]["terse"] > real["BLEU"]["typos"] and real["chrF2"]["typos"] > real["chrF2"]["terse"]
+    sentences = " ".join(plain(m.value) for m in at.markdown).replace("**", "")
+    assert "BLEU ranks terse above typos" in sentences and "chrF2 ranks typos above terse" in sentences
+    assert reports and "chrF2++" in reports[-1] and "typos" in reports[-1]
+
+
+def test_chrf_alone_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = upload(page_in("zh", monkeypatch))
+    at.radio(key="cmp_metric").set_value("chrf").run()
+    assert not at.exception
+    zh = catalog("zh")
+    assert any(zh["metrics_verdict.disagreements"] == s.value for s in at.subheader)
+    sentences = " ".join(plain(m.value) for m in at.markdown).replace("**", "")
+    assert "BLEU 认为 terse 优于 typos" in sentences and "chrF2 认为 typos 优于 terse" in sentences
+    assert untranslated(rendered_labels(at), allowed=(*SYSTEMS, "chrF2", "chrF2++")) == {}
+    assert set(metric_table(at, "zh")[zh["metrics_verdict.col_metric"]]) == {"chrF2"}
+
+
+def test_demo_metrics_agree_and_bleu_keeps_its_verdict() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert at.radio(key="cmp_metric").value == "bleu"
+    assert any("p-value" in d.value.columns for d in at.dataframe)  # the BLEU verdict, unchanged by default
+    at.radio(key="cmp_metric").set_value("chrf++").run()
+    assert not at.exception
+    assert "BLEU, chrF2++ order every pair of systems the same way" in " ".join(plain(m.value) for m in at.markdown)
+
+
+def test_hostile_names_are_escaped_in_sentences_and_report() -> None:
+    from datetime import UTC, datetime
+
+    from bleu_core.compare.metrics import metric
+    from bleu_core.compare.paired import compare_metric
+    from bleu_core.compare.ranking import rank_systems
+    from bleu_core.stats import chrf
+    from pages.compare_page import metric_views
+
+    hostile = {"<img src=x onerror=alert(1)>": SYSTEMS["terse"], "**bold** [link](http://x)": SYSTEMS["typos"]}
+    verdicts = []
+    for name in ("chrf", "chrf++"):
+        scorer = metric(name)
+        tables = {k: chrf.chrf_statistics(v, REFS, scorer.options) for k, v in hostile.items()}  # type: ignore[attr-defined]
+        comparison = compare_metric(tables, scorer, n_samples=100)
+        ranks, corrected = rank_systems(comparison)
+        verdicts.append(metric_views.MetricVerdict(scorer.name, comparison, ranks, corrected))
+    found = metric_views.found_disagreements(verdicts, 0.05)
+    assert found  # chrF2 puts typos above terse, chrF2++ the other way round
+    sentence = metric_views.disagreement_sentence(found[0])
+    assert "<img" not in sentence and "&lt;img" in sentence and "\\*\\*bold\\*\\*" in sentence
+    report = compare_report.metrics_report(
+        metric_views.metric_frame(verdicts),
+        [metric_views.disagreement_sentence(d, escape=str) for d in found],
+        settings={"baseline": "<script>"},
+        created=datetime.now(UTC),
+    )
+    assert "<img" not in report and "<script>" not in report and "&lt;img src=x onerror=alert(1)&gt;" in report
+
+
+def test_too_many_segments_for_chrf_is_said_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleu_core.limits import Limits
+    from pages.compare_page import metric_verdict
+
+    monkeypatch.setattr(metric_verdict, "LIMITS", Limits(chrf_segments=3))
+    at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.radio(key="cmp_metric").set_value("chrf").run()
+    assert not at.exception
+    assert any("chrF's paired tests are offered up to 3" in plain(i.value) for i in at.info)
+    assert not any(catalog("en")["metrics_verdict.col_metric"] in d.value.columns for d in at.dataframe)
