@@ -140,7 +140,7 @@ FAULT_RATES = {"lines": 0.03, "byte": 0.02, "fields": 0.01}
 
 
 #: Metrics the paired tests take on both sides today (a case drawing a paired test adds no other).
-PAIRED_METRICS = ("bleu",)
+PAIRED_METRICS = ("bleu", "chrf")
 
 
 def chrf_flags(rng: random.Random) -> list[str]:
@@ -269,12 +269,15 @@ def run_batch(module: str, cases: list[dict[str, Any]], folder: Path, prelude: s
 #: sacreBLEU's traceback when a chrF bootstrap resample scores a Python 0.0 among float32 scores (a difference
 #: listed in docs/dropin-differences.md: the drop-in prints the interval).
 CHRF_MEAN_CRASH = re.compile(rb"don't know how to coerce (float32 and float|float and float32)\b")
+#: sacreBLEU's traceback when its JSON writer meets chrF's float32 paired-bootstrap means (also listed there).
+CHRF_JSON_CRASH = re.compile(rb"Object of type float32 is not JSON serializable")
 
 
 def documented(case: dict[str, Any], their: tuple[int, bytes], our: tuple[int, bytes]) -> bool:
     """Whether a difference is one docs/dropin-differences.md lists (sacreBLEU fails where the drop-in scores)."""
     crashed = their == (1, b"") and our[0] == 0
-    return crashed and CHRF_MEAN_CRASH.search((Path(case["cwd"]) / "sacrebleu.err").read_bytes()) is not None
+    error = (Path(case["cwd"]) / "sacrebleu.err").read_bytes()
+    return crashed and any(known.search(error) for known in (CHRF_MEAN_CRASH, CHRF_JSON_CRASH))
 
 
 def mismatches(seed: int, count: int, folder: Path) -> list[str]:
