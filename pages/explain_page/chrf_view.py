@@ -125,11 +125,14 @@ def pr_chart(points: tuple[tuple[str, float, float], ...], lang: str = "en", lar
     )
     if not large:
         chart = chart.properties(title=views.chart_title(text("chrf.chart_title", lang)))
-    return (
+    styled = (
         chart.configure_axis(labelAngle=0, labelFontSize=size, titleFontSize=size)
         .configure_legend(labelFontSize=size, titleFontSize=size)
         .configure_title(fontSize=size + 4)
     )
+    if large:  # the y title horizontal, above the axis, as on BLEU's projector chart
+        styled = styled.configure_axisY(titleAngle=0, titleAlign="left", titleBaseline="bottom", titleX=-40, titleY=-12)
+    return styled
 
 
 def formula_latex(trace: ChrfExplanation) -> str:
