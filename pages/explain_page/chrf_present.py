@@ -156,10 +156,14 @@ def show_score(trace: ChrfExplanation, metric: str, lang: str) -> None:
 
 
 def formula_lines(trace: ChrfExplanation) -> str:
-    """:func:`chrf_view.formula_latex` over three lines (one line is wider than a projector's screen)."""
-    parts = chrf_view.formula_latex(trace).replace(r"\qquad", " = ").split(" = ")
-    body = r" \\ &= ".join([" = ".join(parts[:2]), *parts[2:-2], " = ".join(parts[-2:])])
-    return r"\begin{aligned}" + body.replace(" = ", " &= ", 1) + r"\end{aligned}"
+    """The filled-in formula one side a line (one line is wider than a projector's screen), then the score."""
+    first, *rest = chrf_view.formula_sides(trace)
+    lines = [f"{first} &= {rest[0]}", *(f"&= {side}" for side in rest[1:])]
+    return (
+        r"\begin{aligned}"
+        + r" \\ ".join([*lines, chrf_view.score_latex(trace).replace(" = ", " &= ", 1)])
+        + r"\end{aligned}"
+    )
 
 
 def render(candidate: str, references: list[str], metric: str, step_key: str, present_key: str) -> None:

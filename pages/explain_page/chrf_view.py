@@ -135,17 +135,26 @@ def pr_chart(points: tuple[tuple[str, float, float], ...], lang: str = "en", lar
     return styled
 
 
-def formula_latex(trace: ChrfExplanation) -> str:
-    """F_β = (1+β²)PR / (β²P + R) with β, P and R filled in, then the 0-100 score."""
-    p, r, beta = trace.precision, trace.recall, trace.beta
-    factor = beta**2
+def formula_sides(trace: ChrfExplanation) -> list[str]:
+    """The successive sides of F_β = (1+β²)PR / (β²P + R) with β, P and R filled in, ending in its value."""
+    p, r, factor = trace.precision, trace.recall, trace.beta**2
     numerator, denominator = (1 + factor) * p * r, factor * p + r
-    return (
-        rf"F_{{\beta}} = \frac{{(1 + \beta^2)\,P\,R}}{{\beta^2 P + R}}"
-        rf" = \frac{{(1 + {factor:g}) \times {p:.4f} \times {r:.4f}}}{{{factor:g} \times {p:.4f} + {r:.4f}}}"
-        rf" = \frac{{{numerator:.4f}}}{{{denominator:.4f}}} = {trace.f_score:.4f}"
-        rf"\qquad \text{{chrF}} = 100 \times F_{{\beta}} = {trace.score:.4f}"
-    )
+    return [
+        r"F_{\beta}",
+        r"\frac{(1 + \beta^2)\,P\,R}{\beta^2 P + R}",
+        rf"\frac{{(1 + {factor:g}) \times {p:.4f} \times {r:.4f}}}{{{factor:g} \times {p:.4f} + {r:.4f}}}",
+        rf"\frac{{{numerator:.4f}}}{{{denominator:.4f}}}",
+        f"{trace.f_score:.4f}",
+    ]
+
+
+def score_latex(trace: ChrfExplanation) -> str:
+    return rf"\text{{chrF}} = 100 \times F_{{\beta}} = {trace.score:.4f}"
+
+
+def formula_latex(trace: ChrfExplanation) -> str:
+    """The F-beta formula filled in, then the 0-100 score, on one line."""
+    return " = ".join(formula_sides(trace)) + r" \qquad " + score_latex(trace)
 
 
 def choice_frame(trace: ChrfExplanation, lang: str) -> pd.DataFrame:
