@@ -314,8 +314,9 @@ def preset_is_shown(preset: Preset, candidate: str, references: list[str], optio
 
 
 def counted(candidate: str, references: list[str]) -> tuple[str, list[str]]:
-    """The text as it is counted: unchanged, or paper-faithful (lower-cased, no punctuation)."""
-    if not st.session_state[S.PAPER]:
+    """The text as it is counted: unchanged, or paper-faithful (lower-cased, no punctuation; BLEU only: chrF
+    keeps sacreBLEU's defaults)."""
+    if not st.session_state[S.PAPER] or st.session_state.get(S.METRIC, "bleu") != "bleu":
         return candidate, references
     return paper_text(candidate), [paper_text(r) for r in references]
 

@@ -44,16 +44,23 @@ def sacre(candidate: str, references: list[str], word_order: int) -> float:
     return CHRF(word_order=word_order).sentence_score(candidate, references).score
 
 
-def counter_lines(candidate: str, reference: str) -> list[str]:
-    """Each character order's line as the page should print it, from Counter over the characters."""
+def counter_stats(candidate: str, reference: str) -> list[tuple[int, int, int]]:
+    """(matches, candidate n-grams, reference n-grams) of character orders 1-6, from Counter over the characters."""
     hyp_chars, ref_chars = "".join(candidate.split()), "".join(reference.split())
-    lines = []
+    stats = []
     for n in range(1, 7):
         hyp = Counter(hyp_chars[i : i + n] for i in range(len(hyp_chars) - n + 1))
         ref = Counter(ref_chars[i : i + n] for i in range(len(ref_chars) - n + 1))
-        m, c, r = sum((hyp & ref).values()), sum(hyp.values()), sum(ref.values())
-        lines.append(f"character {n}-grams: matches = {m}; P = {m}/{c} = {m / c:.4f}; R = {m}/{r} = {m / r:.4f}")
-    return lines
+        stats.append((sum((hyp & ref).values()), sum(hyp.values()), sum(ref.values())))
+    return stats
+
+
+def counter_lines(candidate: str, reference: str) -> list[str]:
+    """Each character order's line as the page should print it."""
+    return [
+        f"character {n}-grams: matches = {m}; P = {m}/{c} = {m / c:.4f}; R = {m}/{r} = {m / r:.4f}"
+        for n, (m, c, r) in enumerate(counter_stats(candidate, reference), 1)
+    ]
 
 
 @pytest.mark.parametrize(("metric", "word_order", "name"), [("chrf", 0, "chrF"), ("chrf++", 2, "chrF++")])
@@ -73,6 +80,13 @@ def test_switch_to_chrf_shows_sacrebleus_score_and_counter_numbers(metric: str, 
         assert line in shown
     assert "β = 2: recall counts twice as much as precision." in shown
     assert f"= {expected:.4f}" in shown  # the formula ends in the score
+    if metric == "chrf":  # the averages, from Counter's P and R of the six character orders
+        stats = counter_stats(candidate, references[best])
+        p = sum(m / c for m, c, _ in stats) / 6
+        r = sum(m / total for m, _, total in stats) / 6
+        assert metrics(at)["Average P"] == f"{p:.4f}" and metrics(at)["Average R"] == f"{r:.4f}"
+        assert f"P = {p:.4f}, R = {r:.4f}" in shown
+        assert f"{expected:.4f}" == f"{100 * 5 * p * r / (4 * p + r):.4f}"
     assert at.query_params["metric"] == metric
     at.radio(key="ex_metric").set_value("bleu").run()
     assert "BLEU (0–1)" in metrics(at) and "metric" not in at.query_params
@@ -101,6 +115,14 @@ def test_link_carries_the_metric_and_refuses_a_bad_one() -> None:
     at = page({"metric": "rouge"})
     assert not at.exception and any("rouge" in str(w.value) for w in at.warning)
     assert "BLEU (0–1)" in metrics(at)
+
+
+def test_paper_switch_leaves_chrf_on_the_raw_text() -> None:
+    candidate, references = "The Cat, sat!", ["the cat sat"]
+    at = page({"metric": "chrf", "paper": "1", "candidate": candidate, "reference": references})
+    assert (
+        metrics(at)["chrF"] == f"{sacre(candidate, references, 0):.4f}" != f"{sacre('the cat sat', references, 0):.4f}"
+    )
 
 
 def test_empty_candidate_and_several_references() -> None:
