@@ -112,8 +112,9 @@ def run_step(
     return solved or step_id in revealed
 
 
-def render(exercise: Exercise, exercise_id: str, checked: Checked, revealed: Revealed) -> None:
-    """The chrF exercise of ``exercise``'s sentences, step by step."""
+def render(exercise: Exercise, exercise_id: str, state: tuple[Checked, Revealed], walkthrough: str) -> None:
+    """The chrF exercise of ``exercise``'s sentences, step by step; at the end, ``walkthrough`` (a link to the same
+    sentences in the chrF walkthrough)."""
     trace = cached.chrf_explain_cached(exercise.candidate, exercise.references, "chrf")
     st.caption(t("chrf.exercise.intro"))
     st.markdown(t("exercise.candidate"))
@@ -124,7 +125,8 @@ def render(exercise: Exercise, exercise_id: str, checked: Checked, revealed: Rev
     st.caption(t("chrf.exercise.reference_used", k=trace.chosen + 1))
     steps = chrf_exercise_steps(trace)
     for index, step in enumerate(steps, 1):
-        if not run_step(trace, step, f"{exercise_id}_chrf_{index}", (index, len(steps)), (checked, revealed)):
+        if not run_step(trace, step, f"{exercise_id}_chrf_{index}", (index, len(steps)), state):
             return
     score = shown(Quantity("chrf"), chrf_expected_value(trace, Quantity("chrf")))
     st.success(t("chrf.exercise.done", score=score, exact=f"{trace.score:.4f}"))
+    st.markdown(f"[{t('exercise.walkthrough')}]({walkthrough})")

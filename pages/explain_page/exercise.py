@@ -324,7 +324,7 @@ def exercise_id(exercise: Exercise) -> str:
     return "ex" + hashlib.blake2b(text.encode("utf-8"), digest_size=6).hexdigest()
 
 
-def walkthrough_link(exercise: Exercise) -> str:
+def walkthrough_link(exercise: Exercise, metric: str = "bleu") -> str:
     options = exercise.options
     query = build_link(
         {
@@ -338,6 +338,7 @@ def walkthrough_link(exercise: Exercise) -> str:
             "smooth_value": options.smooth_value,
             "effective_order": options.effective_order,
             "paper": False,
+            "metric": metric,
         }
     )
     return "?" + urllib.parse.urlencode(with_language(query), doseq=True)
@@ -386,7 +387,8 @@ def render_exercise() -> None:
     if exercise is None:
         return
     if ss[METRIC] == "chrf":
-        chrf_exercise.render(exercise, exercise_id(exercise), ss[CHECKED], ss[REVEALED])
+        link = walkthrough_link(exercise, "chrf")
+        chrf_exercise.render(exercise, exercise_id(exercise), (ss[CHECKED], ss[REVEALED]), link)
         return
     trace = cached.explain_cached(exercise.candidate, exercise.references, exercise.options)
     show_sentences(exercise, trace)

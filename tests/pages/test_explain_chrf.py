@@ -241,6 +241,7 @@ def test_chrf_exercise_answered_by_counter(lang: str) -> None:
     at = answer(at, 3, {"chrf": round(100 * 5 * p * rr / (4 * p + rr), 4)})
     exact = f"{sacre(exercise.candidate, list(exercise.references), 0):.4f}"
     assert any(exact in str(s.value) for s in at.success)
+    assert any("metric=chrf" in str(m.value) and "exercise" not in str(m.value) for m in at.markdown)
     if lang == "zh":
         assert (
             untranslated(
