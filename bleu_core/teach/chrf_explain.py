@@ -10,6 +10,7 @@ order they appear), then those only the reference has.  Averages and the formula
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -158,12 +159,14 @@ def _order(
 ) -> ChrfOrder:
     """One order's table: candidate n-grams in order of appearance, then the reference's others; past ``limit``
     rows, the n-grams with the largest counts on either side first."""
-    grams = list(hyp) + [gram for gram in ref if gram not in hyp]
-    rows = [ChrfRow(_shown(g), hyp.get(g, 0), ref.get(g, 0)) for g in grams]
-    if len(rows) > limit:
-        ranked = sorted(range(len(rows)), key=lambda i: -(rows[i].candidate_count + rows[i].reference_count))
-        rows = [rows[i] for i in sorted(ranked[:limit])]
-    return ChrfOrder(kind, n, tuple(rows), len(grams), stats[2], stats[0], stats[1])
+    grams = [*hyp, *(gram for gram in ref if gram not in hyp)]
+    if len(grams) > limit:  # rows are made for the kept n-grams only (a long text has ~10^5 of them)
+        largest = heapq.nlargest(limit, range(len(grams)), key=lambda i: hyp.get(grams[i], 0) + ref.get(grams[i], 0))
+        kept = [grams[i] for i in sorted(largest)]
+    else:
+        kept = grams
+    rows = tuple(ChrfRow(_shown(g), hyp.get(g, 0), ref.get(g, 0)) for g in kept)
+    return ChrfOrder(kind, n, rows, len(grams), stats[2], stats[0], stats[1])
 
 
 def explain_chrf(
