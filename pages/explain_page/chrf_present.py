@@ -1,16 +1,17 @@
 """Presentation mode of the chrF / chrF++ walkthrough (``?metric=chrf&present=1&step=K``), in the BLEU lecture's
 style (:mod:`pages.explain_page.present`: its CSS, its HTML tables, its buttons and keys).
 
-units counted -> the reference chosen (several references) -> one n-gram table per order -> P and R per order
--> the F-beta formula and the score.  Sized for 1280x720 by fixed bounds rather than measured text: at most
-:data:`UNITS_SHOWN` characters (and :data:`WORDS_SHOWN` words) per text on the units step, and at most
-:data:`TABLES` tables of :data:`CHAR_ROWS` rows (:data:`WORD_ROWS` for word n-grams, which are wider) per step;
-a longer table goes over several steps ("part k of m").
+characters counted (chrF++: then words) -> the reference chosen (several references) -> one n-gram table per order
+-> P and R per order -> the F-beta formula and the score.  Sized for 1280x720: the units of each text fill at
+most :data:`UNIT_LINES` lines of chips (widths estimated as the BLEU lecture estimates them), the rest is
+counted but not shown; an order's table is spread over as few screens as its estimated rows need, tables side by
+side while they fit, with the BLEU lecture's planner (:func:`pages.explain_page.present.table_screens`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import pandas as pd
@@ -22,13 +23,9 @@ from pages.explain_page import chrf_view, present
 from pages.shared import cached, charts, views
 from pages.shared.i18n import language, t
 
-UNITS_SHOWN = 90
-WORDS_SHOWN = 24
-CHAR_ROWS = 8
-WORD_ROWS = 5
-TABLES = 2
-#: An n-gram cell wider than this wraps (two tables side by side fit the 1216 px main area).
-CSS = "<style>.counts td.ngram { max-width: 360px; }</style>"
+UNIT_LINES = 3
+#: Screens of each order's table: per order, per screen, the tables side by side.
+Plan = tuple[tuple[tuple[present.Table, ...], ...], ...]
 
 
 class Step(NamedTuple):
@@ -40,18 +37,41 @@ class Step(NamedTuple):
     parts: int = 1
 
 
-def rows_per_step(order: ChrfOrder) -> int:
-    return TABLES * (CHAR_ROWS if order.kind == "char" else WORD_ROWS)
+def plan_order(trace: ChrfExplanation, index: int, lang: str) -> tuple[tuple[present.Table, ...], ...]:
+    """An order's table (and its totals row) over as few screens as fit, its rows spread evenly over them."""
+    order = trace.orders[index]
+    frame = table_frame(order, lang)
+    below = max(
+        present.lines(chrf_view.order_line(order, lang).replace("**", ""), present.TEXT_PX),
+        present.lines(text("chrf.present.continues", lang, shown=9999, rows=9999), present.TEXT_PX),
+    )
+    heading = text("chrf.present.step_order_part", lang, label=chrf_view.order_label(order, lang), part=99, parts=99)
+    space = present.room(heading, present.ELEMENT_GAP + below * present.LINE)
+    sizes = present.measure(frame)
+    tallest = max(1, int((space - present.ROW) // present.ROW))
+    options = [present.table_screens(sizes, space, cap) for cap in range(1, min(tallest, len(frame)) + 1)]
+    best = min(options, key=lambda screens: (len(screens), -min(t.end - t.start for s in screens for t in s)))
+    return tuple(tuple(screen) for screen in best)
 
 
-def steps(trace: ChrfExplanation) -> list[Step]:
-    """The lecture in order; an order's table of r rows (and its totals row) takes ceil((r + 1) / rows) steps."""
-    tables = []
-    for index, order in enumerate(trace.orders):
-        parts = max(1, math.ceil((len(order.rows) + 1) / rows_per_step(order)))
-        tables += [Step("order", index, part, parts) for part in range(1, parts + 1)]
+@st.cache_data(max_entries=64, show_spinner=False)
+def plan_cached(candidate: str, references: tuple[str, ...], metric: str, lang: str) -> Plan:
+    """Every order's screens, kept: each step of the lecture asks for them."""
+    trace = cached.chrf_explain_cached(candidate, references, metric)
+    return tuple(plan_order(trace, index, lang) for index in range(len(trace.orders)))
+
+
+def steps(trace: ChrfExplanation, plan: Plan) -> list[Step]:
+    """The lecture in order: the units (chrF++: characters, then words), the reference chosen (several
+    references), each order's screens, P and R, the score."""
+    tables = [
+        Step("order", index, part, len(screens))
+        for index, screens in enumerate(plan)
+        for part in range(1, len(screens) + 1)
+    ]
     choice = [Step("choice")] if len(trace.references) > 1 else []
-    return [Step("units"), *choice, *tables, Step("averages"), Step("score")]
+    units = [Step("units", 0, part, 2) for part in (1, 2)] if trace.options.word_order else [Step("units")]
+    return [*units, *choice, *tables, Step("averages"), Step("score")]
 
 
 def step_name(trace: ChrfExplanation, step: Step, lang: str) -> str:
@@ -76,20 +96,41 @@ def table_frame(order: ChrfOrder, lang: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).astype(str)
 
 
-def show_units(trace: ChrfExplanation, lang: str) -> None:
+def fitting(units: Sequence[str], label: str) -> int:
+    """How many of ``units`` fit in :data:`UNIT_LINES` lines of chips after ``label`` (bold, on the first line)."""
+    lines, used = 1, (present.em(label) + 1) * present.TEXT_PX
+    for index, unit in enumerate(units):
+        width = present.chip_width(unit)
+        if used + width > present.WIDTH and used > 0:
+            lines, used = lines + 1, 0.0
+        lines += math.ceil(width / present.WIDTH) - 1  # a chip wider than the screen wraps inside itself
+        if lines > UNIT_LINES:
+            return index
+        used += width % present.WIDTH if width > present.WIDTH else width
+    return len(units)
+
+
+def show_units(trace: ChrfExplanation, step: Step, lang: str) -> None:
+    """The characters (part 1) or chrF++'s words (part 2) of the candidate and of the chosen reference."""
     st.subheader(t("chrf.present.step_units"))
     k = trace.chosen
-    characters = (trace.candidate_characters, *trace.reference_characters)
-    words = (trace.candidate_words, *trace.reference_words)
-    for name, index in ((t("chrf.candidate"), 0), (t("chrf.reference", k=k + 1), k + 1)):
-        label = t("chrf.characters", label=name, count=trace.character_counts[index])
-        st.html(views.tokens_html(tuple(characters[index][:UNITS_SHOWN]), None, label, lang))
-        if trace.options.word_order:
-            label = t("chrf.words", label=name, count=len(words[index]))
-            st.html(views.tokens_html(words[index][:WORDS_SHOWN], None, label, lang))
-    longest = max(len(characters[0]), len(characters[k + 1]))
-    if longest > UNITS_SHOWN or trace.cut:
-        st.caption(t("chrf.units_cut", keep=UNITS_SHOWN))
+    if step.part == 1:
+        units: tuple[Sequence[str], ...] = (trace.candidate_characters, *trace.reference_characters)
+        counts = [trace.character_counts[0], trace.character_counts[k + 1]]
+        key = "chrf.characters"
+    else:
+        units = (trace.candidate_words, *trace.reference_words)
+        counts = [len(units[0]), len(units[k + 1])]  # (at most walkthrough_tokens: the cut caption says so)
+        key = "chrf.words"
+    hidden = []
+    texts = ((t("chrf.candidate"), 0), (t("chrf.reference", k=k + 1), k + 1))
+    for (name, index), count in zip(texts, counts, strict=True):
+        label = t(key, label=name, count=count)
+        keep = fitting(units[index], label)
+        hidden.append(keep < count)
+        st.html(views.tokens_html(tuple(units[index][:keep]), None, label, lang))
+    if any(hidden):
+        st.caption(t("chrf.present.units_cut"))
     st.caption(t("chrf.beta_line"))
 
 
@@ -99,19 +140,13 @@ def show_choice(trace: ChrfExplanation, lang: str) -> None:
     st.markdown(trace.choice_message.render(lang))
 
 
-def show_order(trace: ChrfExplanation, step: Step, lang: str) -> None:
+def show_order(trace: ChrfExplanation, step: Step, screens: Sequence[Sequence[present.Table]], lang: str) -> None:
     order = trace.orders[step.order]
     st.subheader(step_name(trace, step, lang))
-    frame = table_frame(order, lang)
-    per_table = rows_per_step(order) // TABLES
-    first = (step.part - 1) * rows_per_step(order)
-    tables = [
-        present.Table(start, min(start + per_table, len(frame)))
-        for start in range(first, min(first + rows_per_step(order), len(frame)), per_table)
-    ]
-    st.html(CSS + present.counts_html(frame, tables))
+    tables = screens[step.part - 1]
+    st.html(present.counts_html(table_frame(order, lang), tables))
     if step.part < step.parts:
-        st.caption(t("chrf.present.continues", shown=tables[-1].end, rows=len(order.rows)))
+        st.caption(t("chrf.present.continues", shown=min(tables[-1].end, len(order.rows)), rows=len(order.rows)))
     else:
         if len(order.rows) < order.rows_total:
             st.caption(t("chrf.rows_cut", shown=len(order.rows), rows=order.rows_total))
@@ -176,18 +211,19 @@ def render(candidate: str, references: list[str], metric: str, step_key: str, pr
         st.error(t("explain.cannot_score", error=error))
         present.leave_button(present_key)
         return
-    lecture = steps(trace)
+    plan = plan_cached(candidate, tuple(references), metric, lang)
+    lecture = steps(trace, plan)
     ss = st.session_state
     ss[step_key] = min(max(1, int(ss.get(step_key, 1))), len(lecture))
     step = lecture[ss[step_key] - 1]
     name = step_name(trace, step, lang)
     st.caption(t("present.step_of", step=ss[step_key], total=len(lecture), name=name))
     if step.kind == "units":
-        show_units(trace, lang)
+        show_units(trace, step, lang)
     elif step.kind == "choice":
         show_choice(trace, lang)
     elif step.kind == "order":
-        show_order(trace, step, lang)
+        show_order(trace, step, plan[step.order], lang)
     elif step.kind == "averages":
         show_averages(trace, lang)
     else:

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.i18n import text
+from bleu_core.limits import LIMITS
 from bleu_core.teach.chrf_explain import ChrfExplanation, ChrfOrder
 from pages.shared import cached, charts, views
 from pages.shared import state as S
@@ -179,8 +180,8 @@ def units(trace: ChrfExplanation, lang: str) -> None:
         words = (trace.candidate_words, *trace.reference_words)
         for name, index in pairs:
             st.html(views.tokens_html(words[index], None, t("chrf.words", label=name, count=len(words[index])), lang))
-    if trace.cut:
-        st.caption(t("chrf.units_cut", keep=len(trace.candidate_characters)))
+    if any(count > len(shown) for count, shown in zip(trace.character_counts, characters, strict=True)):
+        st.caption(t("chrf.units_cut", keep=LIMITS.walkthrough_tokens))
 
 
 def orders(trace: ChrfExplanation, lang: str) -> None:

@@ -172,7 +172,7 @@ def test_presentation_walks_every_step_and_shows_the_score_last(lang: str) -> No
     at = page({"metric": "chrf++", "present": "1", "lang": lang})
     trace = explain_chrf(candidate, references, chrf_options("chrf++"))
     total = int(at.slider(key="ex_step").max)
-    assert total == len(chrf_present.steps(trace))
+    assert total == len(lecture(trace, lang))
     expected = f"{sacre(candidate, references, 2):.4f}"
     for step in range(1, total + 1):
         at.slider(key="ex_step").set_value(step).run()
@@ -183,21 +183,29 @@ def test_presentation_walks_every_step_and_shows_the_score_last(lang: str) -> No
     assert at.query_params["metric"] == "chrf++" and at.query_params["step"] == str(total)
 
 
-def test_presentation_bounds_the_rows_of_each_step() -> None:
+def lecture(trace, lang: str) -> list[chrf_present.Step]:
+    plan = tuple(chrf_present.plan_order(trace, index, lang) for index in range(len(trace.orders)))
+    return chrf_present.steps(trace, plan)
+
+
+def test_presentation_shows_every_row_once_over_its_steps() -> None:
     candidate = "the quick brown fox jumps over the lazy dog and keeps running far away"
     reference = "a quick brown dog jumps over the lazy fox and runs far far away from here"
     trace = explain_chrf(candidate, [reference], chrf_options("chrf"))
-    steps = chrf_present.steps(trace)
+    steps = lecture(trace, "en")
     at = page({"metric": "chrf", "present": "1", "candidate": candidate, "reference": reference})
+    shown: Counter[int] = Counter()
     for number, step in enumerate(steps, 1):
         if step.kind != "order":
             continue
         at.slider(key="ex_step").set_value(number).run()
         html = "\n".join(str(h.proto.body) for h in at.get("html"))
-        rows = len(re.findall(r"<tr[ >]", html)) - html.count("<thead>")
-        assert 0 < rows <= chrf_present.rows_per_step(trace.orders[step.order])
-    firsts = [s for s in steps if s.kind == "order" and s.part == 1]
-    assert len(firsts) == 6 and steps[-1].kind == "score"
+        tables = [len(re.findall(r"<tr[ >]", part)) - 1 for part in html.split("<table>")[1:]]  # less the header
+        assert tables and all(0 < rows <= 15 for rows in tables), number  # 720 px hold 15 rows under the heading
+        shown[step.order] += sum(tables)
+    assert shown == {index: len(order.rows) + 1 for index, order in enumerate(trace.orders)}  # with the totals row
+    assert steps[0].kind == "units" and steps[-1].kind == "score"
+    assert any(s.parts > 1 for s in steps if s.kind == "order")
 
 
 # --- exercise mode -----------------------------------------------------------------------------------------------
