@@ -14,7 +14,7 @@ from bleu_core.teach.explain import paper_text, smoothing_alternatives
 from bleu_core.text.reader import InputFileError
 from bleu_core.tools.nltk_bleu import nltk_smoothing_scores
 from pages.corpus_page.segments import way_back
-from pages.explain_page import exercise, present
+from pages.explain_page import chrf_present, chrf_view, exercise, present
 from pages.explain_page import link as explain_link
 from pages.shared import cached, controls, share, views, walkthrough
 from pages.shared import state as S
@@ -40,6 +40,7 @@ KEEP = (
     S.PRESET,
     S.HIGHLIGHT,
     S.PAPER,
+    S.METRIC,
     S.PRESENT,
     S.STEP,
     "ex_k",
@@ -75,6 +76,7 @@ def load_values(values: dict[str, Any]) -> None:
     ss[S.EFFECTIVE] = bool(values["effective_order"])
     ss[S.PAPER] = bool(values["paper"])
     ss[S.PRESET] = values.get("preset") or CUSTOM
+    ss[S.METRIC] = values.get("metric", "bleu")
     ss[S.PRESENT] = bool(values.get("present"))
     ss[S.STEP] = int(values.get("step", 1))
     ss[S.HIGHLIGHT] = 1
@@ -312,8 +314,9 @@ def preset_is_shown(preset: Preset, candidate: str, references: list[str], optio
 
 
 def counted(candidate: str, references: list[str]) -> tuple[str, list[str]]:
-    """The text as it is counted: unchanged, or paper-faithful (lower-cased, no punctuation)."""
-    if not st.session_state[S.PAPER]:
+    """The text as it is counted: unchanged, or paper-faithful (lower-cased, no punctuation; BLEU only: chrF
+    keeps sacreBLEU's defaults)."""
+    if not st.session_state[S.PAPER] or st.session_state.get(S.METRIC, "bleu") != "bleu":
         return candidate, references
     return paper_text(candidate), [paper_text(r) for r in references]
 
@@ -420,6 +423,7 @@ def page_values(options: BleuOptions | None, raw: list[float]) -> dict[str, Any]
         "smooth_value": ss.get(smooth_value_key(smooth)),
         "effective_order": ss[S.EFFECTIVE],
         "paper": ss[S.PAPER],
+        "metric": ss.get(S.METRIC, "bleu"),
         "present": ss.get(S.PRESENT, False),
         "step": ss.get(S.STEP, 1),
     }
@@ -449,9 +453,12 @@ def main() -> None:
     problems = initialize()
     keep_values()
     options, raw_weights = sidebar()
+    metric = st.session_state.get(S.METRIC, "bleu")
     if st.session_state[S.PRESENT]:
         candidate, references = counted(st.session_state[S.CANDIDATE], raw_references())
-        if references and options is not None:
+        if references and metric != "bleu":
+            chrf_present.render(candidate, references, metric, S.STEP, S.PRESENT)
+        elif references and options is not None:
             present.render(candidate, references, options, S.STEP, S.PRESENT)
         else:  # nothing to present: say why, and offer the way back (the sidebar is hidden)
             st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
@@ -459,12 +466,15 @@ def main() -> None:
     else:
         st.title(t("explain.title"))
         st.caption(t("explain.caption"))
+        metric = chrf_view.metric_switch()
         way_back()  # opened from a Corpus segment: the button back to it
         for problem in problems:
             st.warning(t("explain.link_ignored", problem=problem))
         candidate, references = counted(*inputs())
         if not references:
             st.error(t("explain.no_reference"))
+        elif metric != "bleu":  # chrF's walkthrough (sacreBLEU's defaults: the BLEU settings do not apply)
+            chrf_view.render(candidate, references, metric)
         elif options is not None:
             render(candidate, references, options)
         else:  # every weight is 0: say so where the results would be, not only in the sidebar

@@ -34,11 +34,18 @@ __all__ = [
     "check_answer",
     "exercise_steps",
     "expected_value",
+    "judge",
     "mistaken_values",
 ]
 
 #: What a step asks for: the clipped count and total of one order, r, BP, BLEU.
-KINDS = ("matches", "total", "reference_length", "bp", "bleu")
+BLEU_KINDS = ("matches", "total", "reference_length", "bp", "bleu")
+#: What a chrF step asks for (:mod:`bleu_core.teach.chrf_exercises`): an order's matches and totals, its P and R,
+#: the F-score.
+CHRF_KINDS = ("chrf_matches", "chrf_candidate_total", "chrf_reference_total", "chrf_precision", "chrf_recall", "chrf")
+KINDS = BLEU_KINDS + CHRF_KINDS
+#: Kinds whose answers are real numbers (checked to four decimals); the rest are whole numbers.
+DECIMAL_KINDS = frozenset(("bp", "bleu", "chrf_precision", "chrf_recall", "chrf"))
 DECIMAL_TOLERANCE = 1e-4
 #: Every mistake code :func:`check_answer` can name (each has a sentence in the catalogs: ``exercise.mistake_<code>``).
 MISTAKES = (
@@ -74,8 +81,8 @@ class Quantity:
 
     @property
     def decimal(self) -> bool:
-        """BP and BLEU are real numbers (checked to four decimals); the rest are whole numbers."""
-        return self.kind in ("bp", "bleu")
+        """BP, BLEU, chrF's P, R and F are real numbers (checked to four decimals); the rest are whole numbers."""
+        return self.kind in DECIMAL_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +104,8 @@ def exercise_steps(trace: Explanation) -> tuple[tuple[Quantity, ...], ...]:
 
 def expected_value(trace: Explanation, quantity: Quantity) -> float:
     """The right answer."""
+    if quantity.kind not in BLEU_KINDS:
+        raise ValueError(f"{quantity.kind!r} is a chrF quantity; check it with bleu_core.teach.chrf_exercises")
     if quantity.kind in ("matches", "total"):
         order = _order(trace, quantity)
         return float(order.matches if quantity.kind == "matches" else order.total)
@@ -218,10 +227,16 @@ def _same(quantity: Quantity, answer: float, value: float) -> bool:
 
 def mistaken_values(trace: Explanation, quantity: Quantity) -> tuple[tuple[str, float], ...]:
     """(code, value) of every mistake whose value differs from the right one, most likely first."""
-    right = expected_value(trace, quantity)
+    return distinct_mistakes(quantity, expected_value(trace, quantity), RULES[quantity.kind](trace, quantity.order))
+
+
+def distinct_mistakes(
+    quantity: Quantity, right: float, values: Iterator[tuple[str, float]]
+) -> tuple[tuple[str, float], ...]:
+    """The (code, value) pairs of ``values`` whose value differs from the right one, each code once, in order."""
     seen: set[str] = set()
     out = []
-    for code, value in RULES[quantity.kind](trace, quantity.order):
+    for code, value in values:
         if code not in seen and not _same(quantity, float(value), right):
             seen.add(code)
             out.append((code, float(value)))
@@ -232,8 +247,17 @@ def check_answer(trace: Explanation, quantity: Quantity, answer: float) -> Verdi
     """Whether ``answer`` is right (see the module's tolerances) and, if not, the mistake it most likely comes from."""
     if isinstance(answer, bool) or not isinstance(answer, (int, float)):
         raise TypeError(f"answer must be a number; got {answer!r:.40}")
-    right = expected_value(trace, quantity)
+    return judge(quantity, answer, expected_value(trace, quantity), lambda: mistaken_values(trace, quantity))
+
+
+def judge(
+    quantity: Quantity, answer: float, right: float, mistakes: Callable[[], Sequence[tuple[str, float]]]
+) -> Verdict:
+    """The verdict on ``answer`` given the right value and (asked only when the answer is wrong) the mistakes' values
+    most likely first: the one rule of every exercise, BLEU's or chrF's."""
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+        raise TypeError(f"answer must be a number; got {answer!r:.40}")
     if _same(quantity, float(answer), right):
         return Verdict(quantity, float(answer), right, True, None)
-    mistake = next((code for code, value in mistaken_values(trace, quantity) if _same(quantity, answer, value)), None)
+    mistake = next((code for code, value in mistakes() if _same(quantity, answer, value)), None)
     return Verdict(quantity, float(answer), right, False, mistake)

@@ -19,9 +19,11 @@ from bleu_core.teach.examples import DEFAULT_PRESET, PRESET_BY_KEY, PRESETS
 from bleu_core.teach.exercise_checks import Quantity, Verdict, check_answer, exercise_steps, expected_value
 from bleu_core.teach.exercises import TRAPS, Exercise, exercise_from_preset, exercise_from_text
 from bleu_core.teach.explain import Explanation
+from pages.explain_page import chrf_exercise
 from pages.explain_page.link import build_link, whole_number
 from pages.shared import cached
 from pages.shared.i18n import language, t, with_language
+from pages.shared.state import METRIC as EXPLAIN_METRIC
 from pages.shared.state import link_too_long
 from pages.shared.views import echo
 
@@ -37,6 +39,7 @@ SMOOTH = "exercise_smooth"
 LOADED = "exercise_loaded"
 CHECKED = "exercise_checked"  # {step id: verdicts of the last submit}
 REVEALED = "exercise_revealed"  # {step id}
+METRIC = "exercise_metric"  # "bleu" or "chrf": what the student computes
 LAST_LINK = "exercise_last_link"  # the query of the exercise last shown, to come back to it from Explain
 ANY = "any"
 #: The largest seed a link may give, plus one (the seed box holds whole numbers a browser can count exactly).
@@ -73,6 +76,7 @@ def initialize() -> list[str]:
     ss[SOURCE], ss[SEED], ss[TRAP], ss[PRESET] = "generated", 1, ANY, DEFAULT_PRESET.key
     ss[CANDIDATE], ss[REFERENCES] = DEFAULT_PRESET.candidate, "\n".join(DEFAULT_PRESET.references)
     ss[MAX_N], ss[SMOOTH] = 4, "none"
+    ss[METRIC] = "chrf" if query.get("metric") in ("chrf", "chrf++") else "bleu"
     too_long = link_too_long({key: query.get_all(key) for key in query})
     if too_long is not None:  # refused whole: exercise 1
         ss[LOADED] = True
@@ -145,6 +149,8 @@ def link_query() -> dict[str, Any]:
     """The link of the exercise on screen (and the interface language)."""
     ss = st.session_state
     query: dict[str, Any] = {"exercise": "1"}
+    if ss.get(METRIC) == "chrf":
+        query["metric"] = "chrf"
     if ss[SOURCE] == "generated":
         query["seed"] = str(ss[SEED])
         if ss[TRAP] != ANY:
@@ -318,7 +324,7 @@ def exercise_id(exercise: Exercise) -> str:
     return "ex" + hashlib.blake2b(text.encode("utf-8"), digest_size=6).hexdigest()
 
 
-def walkthrough_link(exercise: Exercise) -> str:
+def walkthrough_link(exercise: Exercise, metric: str = "bleu") -> str:
     options = exercise.options
     query = build_link(
         {
@@ -332,17 +338,20 @@ def walkthrough_link(exercise: Exercise) -> str:
             "smooth_value": options.smooth_value,
             "effective_order": options.effective_order,
             "paper": False,
+            "metric": metric,
         }
     )
     return "?" + urllib.parse.urlencode(with_language(query), doseq=True)
 
 
 def enter() -> None:
-    """From the Explain page into exercise mode: the exercise last shown (its link), else exercise 1, unsolved."""
+    """From the Explain page into exercise mode: the exercise last shown (its link), else exercise 1, unsolved
+    (in chrF when the walkthrough shows chrF or chrF++)."""
     ss = st.session_state
     ss[LOADED] = False
     ss[CHECKED], ss[REVEALED] = {}, set()
-    st.query_params.from_dict(ss.get(LAST_LINK) or with_language({"exercise": "1"}))
+    first = {"exercise": "1", **({"metric": "chrf"} if ss.get(EXPLAIN_METRIC, "bleu") != "bleu" else {})}
+    st.query_params.from_dict(ss.get(LAST_LINK) or with_language(first))
 
 
 def leave() -> None:
@@ -369,8 +378,17 @@ def render_exercise() -> None:
     ss.setdefault(CHECKED, {})
     ss.setdefault(REVEALED, set())
     exercise = choose()
+    names = {"bleu": t("chrf.exercise.metric_bleu"), "chrf": t("chrf.exercise.metric_chrf")}
+    ss.setdefault(METRIC, "bleu")
+    st.radio(
+        t("chrf.exercise.metric"), chrf_exercise.METRICS, format_func=names.__getitem__, key=METRIC, horizontal=True
+    )
     sync_link()
     if exercise is None:
+        return
+    if ss[METRIC] == "chrf":
+        link = walkthrough_link(exercise, "chrf")
+        chrf_exercise.render(exercise, exercise_id(exercise), (ss[CHECKED], ss[REVEALED]), link)
         return
     trace = cached.explain_cached(exercise.candidate, exercise.references, exercise.options)
     show_sentences(exercise, trace)

@@ -11,6 +11,7 @@ A link reproduces what its sender saw.  Parameters (all optional):
 | ``tokenize`` | 13a, intl, zh, char, none | 13a |
 | ``lowercase``, ``effective``, ``paper`` | 1 or 0 | 0 |
 | ``smooth``, ``smooth_value`` | none, floor, add-k, exp; the floor / add-k value | none; 0.1 (floor), 1 (add-k) |
+| ``metric`` | bleu, chrf, chrf++: the walkthrough shown (chrF's use sacreBLEU's defaults) | bleu |
 | ``present``, ``step`` | presentation mode and its step (1-based) | 0; 1 |
 | ``lang`` | en, zh (kept by :mod:`pages.shared.i18n`) | en |
 
@@ -30,7 +31,7 @@ from typing import Any
 
 from bleu_core.i18n import Message
 from bleu_core.teach.examples import DEFAULT_PRESET, PRESET_BY_KEY, Preset
-from pages.shared.state import MAX_ORDER_LIMIT, SMOOTH_LABELS, TOKENIZER_LABELS, link_too_long
+from pages.shared.state import MAX_ORDER_LIMIT, METRICS, SMOOTH_LABELS, TOKENIZER_LABELS, link_too_long
 from pages.shared.views import echo
 
 #: Settings a link leaves out take these values (not the default example's).
@@ -60,6 +61,7 @@ OWN = frozenset(
         "smooth_value",
         "effective",
         "paper",
+        "metric",
         "present",
         "step",
     ]
@@ -119,7 +121,7 @@ def _weights(raw: str, problems: list[Message]) -> list[float] | None:
 
 
 def _choices(params: Mapping[str, list[str]], values: dict[str, Any], problems: list[Message]) -> None:
-    for key, allowed in (("tokenize", TOKENIZER_LABELS), ("smooth", SMOOTH_LABELS)):
+    for key, allowed in (("tokenize", TOKENIZER_LABELS), ("smooth", SMOOTH_LABELS), ("metric", METRICS)):
         raw = _last(params, key)
         if raw is None:
             continue
@@ -202,7 +204,7 @@ def resolve(given: Mapping[str, Any]) -> dict[str, Any]:
     No parameter: the default example as it is.  A preset: its text and settings, overridden by the link's.
     Otherwise :data:`DEFAULTS`, with the default example's text where the link has none.
     """
-    if not given or set(given) <= {"present", "step"}:
+    if not given or set(given) <= {"present", "step", "metric"}:
         base = {**preset_values(DEFAULT_PRESET), "preset": DEFAULT_PRESET.key}
     elif "preset" in given:
         base = {**preset_values(PRESET_BY_KEY[given["preset"]]), "preset": given["preset"]}
@@ -213,7 +215,7 @@ def resolve(given: Mapping[str, Any]) -> dict[str, Any]:
             "references": list(DEFAULT_PRESET.references),
             "preset": None,
         }
-    values = {**base, "present": False, "step": 1, **given}
+    values = {**base, "metric": "bleu", "present": False, "step": 1, **given}
     if "max_order" in given and "weights" not in given:
         values["weights"] = None  # the preset's weights were for its own max n
     return values
@@ -237,6 +239,8 @@ def build_link(values: Mapping[str, Any]) -> dict[str, str | list[str]]:
         query["smooth_value"] = f"{values['smooth_value']:g}"
     query["effective"] = "1" if values["effective_order"] else "0"
     query["paper"] = "1" if values["paper"] else "0"
+    if values.get("metric", "bleu") != "bleu":  # BLEU, the page's first walkthrough, needs no parameter
+        query["metric"] = values["metric"]
     if values.get("present"):
         query["present"] = "1"
         query["step"] = str(int(values.get("step", 1)))

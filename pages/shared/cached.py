@@ -44,6 +44,7 @@ from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segmen
 from bleu_core.stats.chrf import prepare_references as prepare_chrf_references
 from bleu_core.stats.chrf import segment_statistics as chrf_segment_statistics
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
+from bleu_core.teach.chrf_explain import ChrfExplanation, chrf_options, explain_chrf
 from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
 from bleu_core.text import reader
@@ -66,6 +67,12 @@ DECODE_ENTRIES = 16
 @st.cache_data(max_entries=EXPLAIN_ENTRIES, show_spinner=False)
 def explain_cached(candidate: str, references: tuple[str, ...], options: BleuOptions) -> Explanation:
     return explain(candidate, list(references), options)
+
+
+@st.cache_data(max_entries=EXPLAIN_ENTRIES, show_spinner=False)
+def chrf_explain_cached(candidate: str, references: tuple[str, ...], metric: str) -> ChrfExplanation:
+    """The chrF or chrF++ walkthrough (``metric``: ``"chrf"``, ``"chrf++"``); its tables are bounded as BLEU's."""
+    return explain_chrf(candidate, list(references), chrf_options(metric))
 
 
 def decode_cached(data: bytes, name: str) -> list[str]:

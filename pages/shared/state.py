@@ -15,6 +15,8 @@ MAX_ORDER_LIMIT = 8
 #: The tokenizers and smoothing methods the pages offer, in their order (labels: the [settings] catalog).
 TOKENIZER_LABELS = ("13a", "intl", "zh", "char", "none")
 SMOOTH_LABELS = ("none", "floor", "add-k", "exp")
+#: The walkthroughs the Explain page offers (labels: ``chrf.metric_*``).
+METRICS = ("bleu", "chrf", "chrf++")
 
 # Explain page keys.
 CANDIDATE = "ex_candidate"
@@ -34,6 +36,7 @@ PRESENT = "ex_present"
 STEP = "ex_step"
 NOTICE = "ex_notice"
 UPLOADED = "ex_uploaded"
+METRIC = "ex_metric"
 
 
 def weight_key(n: int) -> str:

@@ -11,9 +11,10 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bleu_core.teach.chrf_explain import chrf_options, explain_chrf
 from bleu_core.teach.examples import PRESET_BY_KEY, PRESETS, Preset
 from bleu_core.teach.explain import Explanation, explain, paper_text
-from pages.explain_page import present
+from pages.explain_page import chrf_present, present
 from tests.e2e.conftest import IDLE, SCREENSHOTS
 
 #: Sizes measured in the page: the smallest text of the main area, its scroll extent, the sidebar.
@@ -139,5 +140,63 @@ def test_a_table_longer_than_a_screen_fits_over_two_steps(server: str, browser: 
             size = page.evaluate(MEASURE)
             assert size["scrollWidth"] <= 1280 and size["scrollHeight"] <= 720, (step, size)
             assert size["minFont"] >= 22 and not size["sidebarShown"], (step, size)
+    finally:
+        context.close()
+
+
+def chrf_lecture(trace: Any, lang: str) -> list[chrf_present.Step]:
+    plan = tuple(chrf_present.plan_order(trace, index, lang) for index in range(len(trace.orders)))
+    return chrf_present.steps(trace, plan)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chrf_steps_and_view_fit_1280x720(server: str, browser: Any, lang: str) -> None:
+    """chrF++ of the default example: every presentation step fits a projector; the walkthrough is no wider."""
+    preset = PRESET_BY_KEY["love"]
+    trace = explain_chrf(preset.candidate, list(preset.references), chrf_options("chrf++"))
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    try:
+        for step in range(1, len(chrf_lecture(trace, lang)) + 1):
+            open_step(page, server, f"preset=love&metric=chrf%2B%2B&present=1&step={step}&lang={lang}")
+            page.screenshot(path=str(SCREENSHOTS / f"present-chrf-{lang}-{step:02d}.png"))
+            size = page.evaluate(MEASURE)
+            assert not size["sidebarShown"], step
+            assert size["scrollWidth"] <= 1280, (step, size)
+            assert size["minFont"] >= 22, (step, size)
+            assert size["scrollHeight"] <= 720, (step, size)
+            assert size["chartFont"] >= 16 and size["rotated"] == 0, (step, size)
+        open_step(page, server, f"preset=love&metric=chrf&lang={lang}", ready="stDataFrame")
+        page.screenshot(path=str(SCREENSHOTS / f"explain-chrf-{lang}.png"), full_page=True)
+        assert page.evaluate(MEASURE)["scrollWidth"] <= 1280
+        assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 1
+    finally:
+        context.close()
+
+
+LONG_CHRF = {
+    "candidate": "猫坐在垫子上看着窗外的小鸟，" * 6 + " internationalization responsibilities " * 4,
+    "reference": ["一只猫在垫子上坐着，望着窗外飞过的小鸟。" * 5 + " internationalisation responsibility " * 4],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chrf_steps_of_a_long_mixed_text_fit(server: str, browser: Any, lang: str) -> None:
+    """Long Chinese and long English words: the units steps, an order's first step, P and R, and the score fit."""
+    trace = explain_chrf(LONG_CHRF["candidate"], LONG_CHRF["reference"], chrf_options("chrf++"))
+    lecture = chrf_lecture(trace, lang)
+    wanted = [1, 2, 3, next(i for i, s in enumerate(lecture, 1) if s.kind == "order" and s.order == 6)]
+    query = urlencode({**LONG_CHRF, "metric": "chrf++", "present": "1", "lang": lang}, doseq=True)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for step in [*wanted, len(lecture) - 1, len(lecture)]:
+            open_step(page, server, f"{query}&step={step}")
+            page.screenshot(path=str(SCREENSHOTS / f"present-chrf-long-{lang}-{step:02d}.png"))
+            size = page.evaluate(MEASURE)
+            assert size["scrollWidth"] <= 1280, (step, size)
+            assert size["scrollHeight"] <= 720, (step, size)
+            assert size["minFont"] >= 22, (step, size)
     finally:
         context.close()

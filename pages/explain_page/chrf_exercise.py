@@ -1,0 +1,132 @@
+"""chrF in exercise mode (``?exercise=1&metric=chrf``): the student computes sentence chrF of the exercise's
+sentences by hand, in the steps of :mod:`bleu_core.teach.chrf_exercises`, each checked by its shared rule.
+
+The forms, feedback and reveal work as BLEU's steps in :mod:`pages.explain_page.exercise`; the verdicts and the
+revealed steps live in the dictionaries that module keeps in the session (passed in, so neither imports the
+other's state).  Sentences are shown in code blocks, which escape everything.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleu_core.teach.chrf_exercises import (
+    check_chrf_answer,
+    chrf_exercise_steps,
+    chrf_expected_value,
+    given_averages,
+)
+from bleu_core.teach.chrf_explain import ChrfExplanation
+from bleu_core.teach.exercise_checks import Quantity, Verdict
+from bleu_core.teach.exercises import Exercise
+from pages.shared import cached
+from pages.shared.i18n import t
+
+METRICS = ("bleu", "chrf")
+#: The session's verdicts per step and the steps whose answer was shown (kept by the exercise page).
+Checked = dict[str, tuple[Verdict, ...]]
+Revealed = set[str]
+
+
+def label(quantity: Quantity) -> str:
+    return t(f"chrf.exercise.{quantity.kind.removeprefix('chrf_') if quantity.kind != 'chrf' else 'score'}")
+
+
+def shown(quantity: Quantity, value: float) -> str:
+    return f"{value:.4f}" if quantity.decimal else f"{value:g}"
+
+
+def heading(trace: ChrfExplanation, step: tuple[Quantity, ...], index: int, steps: int) -> tuple[str, str]:
+    where = {"step": index, "steps": steps}
+    if step[0].kind == "chrf_matches":
+        return t("chrf.exercise.step_counts", **where), t("chrf.exercise.step_counts_help")
+    if step[0].kind == "chrf_precision":
+        return t("chrf.exercise.step_pr", **where), t("chrf.exercise.step_pr_help")
+    p, r = given_averages(trace)
+    return t("chrf.exercise.step_f", **where), t("chrf.exercise.step_f_help", p=f"{p:.4f}", r=f"{r:.4f}")
+
+
+def feedback(verdict: Verdict) -> None:
+    name = label(verdict.quantity)
+    if verdict.correct:
+        st.success(t("exercise.correct", label=name, value=shown(verdict.quantity, verdict.answer)))
+        return
+    why = t(f"chrf.exercise.mistake_{verdict.mistake or 'unknown'}")
+    st.error(t("exercise.wrong", label=name, answer=shown(verdict.quantity, verdict.answer), why=why))
+
+
+def character_table(trace: ChrfExplanation) -> None:
+    """The revealed 1-gram table: each character, its counts in the candidate and the reference, matched."""
+    rows = trace.orders[0].rows
+    st.dataframe(
+        {
+            t("chrf.exercise.table_character"): [row.text for row in rows],
+            t("chrf.column_candidate"): [row.candidate_count for row in rows],
+            t("chrf.column_reference"): [row.reference_count for row in rows],
+            t("chrf.column_matched"): [row.matched for row in rows],
+        },
+        hide_index=True,
+    )
+
+
+def run_step(
+    trace: ChrfExplanation,
+    step: tuple[Quantity, ...],
+    step_id: str,
+    where: tuple[int, int],
+    state: tuple[Checked, Revealed],
+) -> bool:
+    """One step's form, feedback and reveal; True once solved (right, or its answer shown)."""
+    checked, revealed = state
+    title, help_text = heading(trace, step, *where)
+    st.subheader(title)
+    st.caption(help_text)
+    with st.form(f"{step_id}_form"):
+        answers = []
+        for col, quantity in zip(st.columns(len(step)), step, strict=True):
+            key = f"{step_id}_{quantity.kind}"
+            if quantity.decimal:
+                answers.append(col.number_input(label(quantity), value=None, step=0.0001, format="%.4f", key=key))
+            else:
+                answers.append(col.number_input(label(quantity), value=None, min_value=0, step=1, key=key))
+        submitted = st.form_submit_button(t("exercise.check"), key=f"{step_id}_check")
+    if submitted:
+        for quantity, answer in zip(step, answers, strict=True):
+            if answer is None:
+                st.warning(t("exercise.missing", label=label(quantity)))
+        filled = [(q, float(a)) for q, a in zip(step, answers, strict=True) if a is not None]
+        if len(filled) == len(step):
+            checked[step_id] = tuple(check_chrf_answer(trace, q, a) for q, a in filled)
+    verdicts = checked.get(step_id, ())
+    for verdict in verdicts:
+        feedback(verdict)
+    solved = len(verdicts) == len(step) and all(v.correct for v in verdicts)
+    if not solved and step_id not in revealed:
+        st.button(t("exercise.reveal"), key=f"{step_id}_reveal", on_click=revealed.add, args=(step_id,))
+    if step_id in revealed and not solved:
+        for quantity in step:
+            value = shown(quantity, chrf_expected_value(trace, quantity))
+            st.info(t("exercise.answer", label=label(quantity), value=value))
+        if step[0].kind == "chrf_matches":
+            character_table(trace)
+    return solved or step_id in revealed
+
+
+def render(exercise: Exercise, exercise_id: str, state: tuple[Checked, Revealed], walkthrough: str) -> None:
+    """The chrF exercise of ``exercise``'s sentences, step by step; at the end, ``walkthrough`` (a link to the same
+    sentences in the chrF walkthrough)."""
+    trace = cached.chrf_explain_cached(exercise.candidate, exercise.references, "chrf")
+    st.caption(t("chrf.exercise.intro"))
+    st.markdown(t("exercise.candidate"))
+    st.code(exercise.candidate, language=None, wrap_lines=True)
+    for index, reference in enumerate(trace.references, 1):
+        st.markdown(t("exercise.reference", index=index))
+        st.code(reference, language=None, wrap_lines=True)
+    st.caption(t("chrf.exercise.reference_used", k=trace.chosen + 1))
+    steps = chrf_exercise_steps(trace)
+    for index, step in enumerate(steps, 1):
+        if not run_step(trace, step, f"{exercise_id}_chrf_{index}", (index, len(steps)), state):
+            return
+    score = shown(Quantity("chrf"), chrf_expected_value(trace, Quantity("chrf")))
+    st.success(t("chrf.exercise.done", score=score, exact=f"{trace.score:.4f}"))
+    st.markdown(f"[{t('exercise.walkthrough')}]({walkthrough})")
