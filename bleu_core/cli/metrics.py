@@ -18,7 +18,7 @@ from bleu_core.stats import chrf
 from bleu_core.version import __version__
 
 #: Metrics the command line scores, in the order their lines and columns are printed.
-METRICS = ("bleu", "chrf")
+METRICS = ("bleu", "chrf", "ter")
 
 
 def metric_names(args: argparse.Namespace) -> list[str]:

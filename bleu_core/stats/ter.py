@@ -150,9 +150,13 @@ def bootstrap_totals(stats: FloatArray, n_samples: int, seed: int) -> NDArray[np
 
 
 def bootstrap_scores(totals: NDArray[np.float32]) -> list[Any]:
-    """The TER of each row of :func:`bootstrap_totals`, as sacreBLEU computes it: in float32 (``numpy.float32``
-    values), or the Python float 100 or 0 for a sample without reference words."""
-    return [
-        100 * (edits / length) if length > 0 else rate(float(edits), 0.0)
-        for edits, length in zip(totals[:, EDITS], totals[:, REF_LENGTH], strict=True)
-    ]
+    """The TER of each row of :func:`bootstrap_totals` as sacreBLEU computes it: 100 · edits / length in float32
+    (``numpy.float32`` values).  A sample without reference words scores 100 (any edit) or 0: a Python float
+    when every sample is such (as in sacreBLEU), else a float32 like the others (sacreBLEU's mean fails on that
+    mix with a TypeError; here the interval is given)."""
+    edits, lengths = totals[:, EDITS], totals[:, REF_LENGTH]
+    empty = np.where(edits > 0, np.float32(100), np.float32(0))
+    if not (lengths > 0).any():
+        return [float(score) for score in empty]
+    ratio = np.divide(edits, lengths, out=np.ones_like(edits), where=lengths > 0)
+    return list(np.where(lengths > 0, np.float32(100) * ratio, empty))
