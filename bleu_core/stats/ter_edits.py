@@ -102,7 +102,9 @@ def trace(hyp: Sequence[int], ref: Sequence[int], beam: Beam) -> Trace:
                 cost, op = row[j] + 1, SKIP_HYPOTHESIS
             if left + 1 < cost:
                 cost, op = left + 1, SKIP_REFERENCE
-            left = new[j] = min(cost, UNREACHABLE)
+            if cost > UNREACHABLE:
+                cost = UNREACHABLE
+            left = new[j] = cost
             how[j] = op
         rows.append(new)
         ops.append(how)

@@ -48,14 +48,11 @@ def _same(args: list[str], cwd: Path) -> None:
 ONE_SYSTEM = [
     "-m ter",
     "-m ter -f text",
-    "-m ter -f latex",
     "-m bleu ter",
-    "-m ter bleu -f text",
     "-m bleu chrf ter",
     "-m ter chrf bleu -f text -sh",
     "-m ter chrf -f latex",
     "-m ter --ter-normalized -f text",
-    "-m ter --ter-no-punct -f text",
     "-m ter --ter-case-sensitive -f text",
     "-m ter --ter-normalized --ter-asian-support -f text",
     "-m ter --ter-no-punct --ter-asian-support -sh",
@@ -63,14 +60,11 @@ ONE_SYSTEM = [
     "-m ter -b",
     "-m bleu chrf ter -b -f text",
     "-m ter -w 4",
-    "-m ter -w 0 -f text",
     "-m ter --confidence -f text",
-    "-m ter --confidence",
     "-m ter --confidence -sh",
     "-m bleu ter --confidence -cin 50 -w 3 -f text",
     "-m ter -sl",
     "-m ter -sl -w 3 -sh -f text",
-    "-m ter -sl -b",
 ]
 
 
@@ -92,8 +86,6 @@ SEVERAL_SYSTEMS = [
     "-m ter -f text",
     "-m bleu ter -f text -sh",
     "-m bleu chrf ter -f latex -w 2",
-    "-m ter chrf",
-    "-m ter -b -f text",
     "-m ter --ter-normalized --ter-case-sensitive -f text",
 ]
 
@@ -147,10 +139,10 @@ def test_refused_with_a_message(folder: Path, flags: str, capsys: pytest.Capture
 
 
 def test_a_wmt22_pair(pairs: list[Pair], tmp_path: Path) -> None:
-    """The first 100 lines of one system: every format, and the sentence scores."""
+    """The first 40 lines of one system: with the other metrics, and the sentence scores; two systems."""
     pair = pairs[0]
     for path, name in ((pair.references[0], "ref.txt"), (pair.systems[0], "a.txt"), (pair.systems[1], "b.txt")):
-        (tmp_path / name).write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:100]))
+        (tmp_path / name).write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:40]))
     _same(["ref.txt", "-i", "a.txt", "-m", "bleu", "chrf", "ter", "-f", "text"], tmp_path)
     _same(["ref.txt", "-i", "a.txt", "-m", "ter", "-sl", "-w", "4"], tmp_path)
     _same(["ref.txt", "-i", "a.txt", "b.txt", "-m", "ter", "chrf"], tmp_path)
