@@ -3,6 +3,7 @@
 * the CLI with two references, and with ten systems in one call, against the ``sacrebleu`` command
   (whole processes; the outputs must be the same bytes, version masked);
 * ``bleu_core.sacrebleu_api.BLEU().corpus_score`` against ``sacrebleu.BLEU().corpus_score``;
+* ``bleu_core.sacrebleu_api.TER().corpus_score`` against ``sacrebleu.TER().corpus_score`` (one reference);
 * ``bleu_core.nltk_api.corpus_bleu`` against NLTK's on whitespace tokens (2,037 and 20,000 segments).
 """
 
@@ -18,7 +19,7 @@ from pathlib import Path
 from bench import run
 
 #: Targets from the issue: ours / theirs at most this.
-TARGETS = {"cli 2 refs": 0.4, "cli 10 systems": 0.2, "sacrebleu_api": 0.125, "nltk_api": 0.1}
+TARGETS = {"cli 2 refs": 0.4, "cli 10 systems": 0.2, "sacrebleu_api": 0.125, "nltk_api": 0.1, "ter": 1.0}
 PAIR, SYSTEMS_PAIR = "en-de", "en-zh"
 
 
@@ -75,6 +76,30 @@ def bench_api_dropin(corpus: run.Corpus, repeat: int) -> list[run.Row]:
     return [run._row(label, run._ms(ours_s), run._ms(theirs_s), target=TARGETS["sacrebleu_api"], identical=a == b)]
 
 
+def bench_ter_dropin(corpus: run.Corpus, repeat: int) -> list[run.Row]:
+    """``TER().corpus_score`` of sacrebleu_api and of sacreBLEU on the first system against the first reference,
+    alternating (each call normalizes the text afresh: a new metric, sacreBLEU's caches cleared)."""
+    import sacrebleu
+
+    import bleu_core.sacrebleu_api as ours
+
+    hyps = next(iter(corpus.systems.values()))
+    refs = [list(corpus.refs[0])]
+
+    def mine() -> float:
+        run.clear_sacrebleu_caches()
+        return float(ours.TER().corpus_score(hyps, refs).score)
+
+    def theirs() -> float:
+        run.clear_sacrebleu_caches()
+        return float(sacrebleu.TER().corpus_score(hyps, refs).score)
+
+    run._progress(f"sacrebleu_api.TER().corpus_score × {repeat}")
+    ours_s, theirs_s, a, b = run.alternate(mine, theirs, repeat)
+    label = f"sacrebleu_api TER corpus_score ({corpus.name}, 1 ref)"
+    return [run._row(label, run._ms(ours_s), run._ms(theirs_s), target=TARGETS["ter"], identical=a == b)]
+
+
 def _nltk_side_by_side(root: Path, size: int, repeat: int) -> dict[str, object]:
     """Both ``corpus_bleu`` calls on the first en-de system's whitespace tokens, repeated up to ``size``
     segments (0: once), alternating: their times (seconds) and whether the two scores are the same."""
@@ -122,7 +147,12 @@ def bench_dropin(root: Path, repeat: int) -> list[run.Row]:
     if corpus is None:
         print("drop-in tasks skipped: WMT22 data not found")
         return []
-    return [*bench_cli_dropin(root, repeat), *bench_api_dropin(corpus, repeat), *bench_nltk_dropin(root, repeat)]
+    return [
+        *bench_cli_dropin(root, repeat),
+        *bench_api_dropin(corpus, repeat),
+        *bench_ter_dropin(corpus, repeat),
+        *bench_nltk_dropin(root, repeat),
+    ]
 
 
 def main() -> None:

@@ -3,9 +3,10 @@
 ``BLEU`` takes sacreBLEU's constructor arguments (``references=`` caches the references for many systems),
 and ``corpus_score``, ``sentence_score`` and ``get_signature`` return objects with sacreBLEU's fields and
 the same ``str()`` and ``format()`` text.  ``corpus_bleu``, ``sentence_bleu`` and ``raw_corpus_bleu`` keep
-sacreBLEU's signatures.  ``CHRF``, ``corpus_chrf`` and ``sentence_chrf`` (chrF and chrF++) live in
-:mod:`bleu_core.sacrebleu_metrics` and are re-exported here.  Differences: hypotheses and references of
-different lengths are an error here (sacreBLEU silently scores the shorter), and there is no TER.
+sacreBLEU's signatures.  ``CHRF``, ``corpus_chrf`` and ``sentence_chrf`` (chrF and chrF++), and ``TER``,
+``corpus_ter`` and ``sentence_ter`` (translation edit rate with shifts) live in :mod:`bleu_core.sacrebleu_metrics`
+and are re-exported here.  Difference: hypotheses and references of different lengths are an error here
+(sacreBLEU silently scores the shorter).
 
 Errors (defined in :mod:`bleu_core.sacrebleu_format`) are raised where sacreBLEU raises, as classes that derive
 from both this library's ``ValueError`` and the exception sacreBLEU raises there (``KeyError`` for an unknown
@@ -21,6 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from sacrebleu.metrics.chrf import CHRFScore
+from sacrebleu.metrics.ter import TERScore
 
 from bleu_core.compare.significance import DEFAULT_SEED
 from bleu_core.options import DEFAULT_MAX_ORDER, SMOOTH_DEFAULTS, TOKENIZERS, BleuOptions, make_options
@@ -46,25 +48,29 @@ from bleu_core.sacrebleu_format import (
     sentence_reference_streams,
     tokenizer_signature,
 )
-from bleu_core.sacrebleu_metrics import CHRF, corpus_chrf, sentence_chrf
+from bleu_core.sacrebleu_metrics import CHRF, TER, corpus_chrf, corpus_ter, sentence_chrf, sentence_ter
 from bleu_core.stats.counting import PreparedReferences, prepare_references, segment_statistics, stream_statistics
 
 __all__ = [
     "BLEU",
     "CHRF",
+    "TER",
     "BLEUScore",
     "CHRFScore",
     "EmptyCorpusError",
     "MissingMeCabError",
     "NotTextError",
     "SentencePieceError",
+    "TERScore",
     "UnknownSmoothingError",
     "UnknownTokenizerError",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_ter",
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
+    "sentence_ter",
 ]
 
 

@@ -1,5 +1,5 @@
 """Command line: ``python -m bleu_core REF [REF ...] [-i HYP [HYP ...]]``, a drop-in for ``sacrebleu -m bleu``,
-``-m chrf`` and ``-m bleu chrf``.
+``-m chrf``, ``-m ter`` and any of them together (``-m bleu chrf ter``).
 
 Arguments and dispatch live here; the printed forms are in :mod:`.report`, :mod:`.metrics` and :mod:`.sacrebleu_format`.
 """
@@ -15,10 +15,11 @@ from typing import cast
 
 from bleu_core.cli import metrics, settings, slices
 from bleu_core.cli import report as cli_report
+from bleu_core.cli import ter as cli_ter
 from bleu_core.cli.settings import FORMATS, SACREBLEU_TOKENIZERS
 from bleu_core.options import SMOOTH_DEFAULTS, BleuOptions
 from bleu_core.sacrebleu_format import tokenizer_signature
-from bleu_core.stats import chrf
+from bleu_core.stats import chrf, ter
 from bleu_core.stats.counting import CHUNK_SEGMENTS, score_chunk
 from bleu_core.stats.segment_stats import SegmentStats, StatisticsSink
 from bleu_core.text.reader import InputFileError, check_line_counts
@@ -83,7 +84,7 @@ def _add_sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
     add("refs", nargs="*", default=[], help="reference files; give them before -i")
     add("--num-refs", "-nr", type=int, default=1, help="tab-separated references per line (default 1)")
     add("--encoding", "-e", default="utf-8", help="text encoding of the files (default utf-8)")
-    add("--metrics", "-m", nargs="+", choices=(*metrics.METRICS, "ter"), default=["bleu"], help="bleu and/or chrf")
+    add("--metrics", "-m", nargs="+", choices=metrics.METRICS, default=["bleu"], help="bleu, chrf, ter")
     add("--sentence-level", "-sl", action="store_true", help="a score per segment")
     add("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp", help="smoothing (default exp)")
     add("--smooth-value", "-sv", type=float, default=None, help="value for floor (0.1) and add-k (1)")
@@ -105,13 +106,14 @@ def _add_sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
     add("--no-color", "-nc", action="store_true", help="accepted for compatibility (we never print colours)")
     add("--format", "-f", choices=FORMATS, default="json", help="json, text or latex (default json)")
     metrics.add_chrf_flags(parser)
+    cli_ter.add_ter_flags(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bleu_core",
         formatter_class=_formatter,
-        description="Exact BLEU and chrF, a drop-in for `sacrebleu -m bleu chrf` (same flags, same output).",
+        description="Exact BLEU, chrF and TER, a drop-in for `sacrebleu -m bleu chrf ter` (same flags, same output).",
     )
     _add_sacrebleu_flags(parser)
     ours = parser.add_argument_group("bleu_core extensions")
@@ -240,6 +242,7 @@ def _count(
     options: BleuOptions,
     sink: StatisticsSink,
     chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]] | None = None,
+    ter_parts: tuple[ter.TerOptions, list[list[ter.FloatArray]]] | None = None,
 ) -> bool:
     """Count every chunk here, or on the Dask cluster of ``--dask``; each chunk of references is counted once
     for every hypothesis file.  Whether the lines were read here (the cluster's workers may read the files)."""
@@ -267,6 +270,11 @@ def _count(
             prepared = chrf.prepare_references(ref_chunks, chrf_options)
             for k, hyp_chunk in enumerate(hyp_chunks):
                 parts[k].append(chrf.segment_statistics(hyp_chunk, prepared, chrf_options))
+        if ter_parts is not None:
+            ter_options, ter_chunks = ter_parts
+            ter_refs = ter.prepare_references(ref_chunks, ter_options)
+            for k, hyp_chunk in enumerate(hyp_chunks):
+                ter_chunks[k].append(ter.segment_statistics(hyp_chunk, ter_refs, ter_options))
     return True
 
 
@@ -292,44 +300,56 @@ def _print_reports(
         print(cli_report.several_systems(names, systems, options, n_refs, tok, report))
 
 
-def _print_with_chrf(
+def _print_with_others(
     names: list[str],
     parts: list[list[SegmentStats]],
-    chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]],
+    chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]] | None,
+    ter_parts: tuple[ter.TerOptions, list[list[ter.FloatArray]]] | None,
     options: BleuOptions,
     n_refs: int,
     args: argparse.Namespace,
 ) -> None:
-    """Reports with chrF (alone or beside BLEU): a line per metric for one system, else a column per metric."""
+    """Reports with chrF or TER (alone or beside BLEU): a line per metric for one system, else a column per
+    metric, in the order BLEU, chrF, TER."""
     report = settings.report(args)
-    chrf_options, chrf_chunks = chrf_parts
-    chrf_systems = [metrics.concat(chunks, chrf_options) for chunks in chrf_chunks]
+    chrf_systems = [metrics.concat(chunks, chrf_parts[0]) for chunks in chrf_parts[1]] if chrf_parts else []
+    ter_systems = [cli_ter.concat(chunks) for chunks in ter_parts[1]] if ter_parts else []
     bleu = "bleu" in args.metrics
     systems = [SegmentStats.concat(hyp_parts, options.max_order) for hyp_parts in parts] if bleu else []
     tok = tokenizer_signature(options.tokenize) if bleu else ""
     if args.sentence_level:
-        print("\n".join(metrics.sentences(chrf_systems[0], chrf_options, n_refs, report)))
-    elif report.paired:
+        if chrf_parts:
+            print("\n".join(metrics.sentences(chrf_systems[0], chrf_parts[0], n_refs, report)))
+        elif ter_parts:
+            print("\n".join(cli_ter.sentences(ter_systems[0], ter_parts[0], n_refs, report)))
+    elif report.paired:  # BLEU and chrF (settings refuse paired tests with TER)
         results: dict[str, list[cli_report.PairedRow]] = {}
         notes: dict[str, str] = {}
         for metric in metrics.paired_order(args):
             if metric == "bleu":
                 results["BLEU"], notes["BLEU"] = cli_report.bleu_paired(systems, options, n_refs, tok, report)
-            else:
-                name, rows, notes[name] = metrics.paired(chrf_systems, chrf_options, n_refs, report)
+            elif chrf_parts:
+                name, rows, notes[name] = metrics.paired(chrf_systems, chrf_parts[0], n_refs, report)
                 results[name] = rows
         print(cli_report.paired_table(names, results, notes, report))
-    elif len(chrf_systems) == 1:
+    elif len(names) == 1:
         lines = [cli_report.single_system(systems[0], options, n_refs, tok, report)] if bleu else []
-        lines.append(metrics.single_line(chrf_systems[0], chrf_options, n_refs, report))
+        if chrf_parts:
+            lines.append(metrics.single_line(chrf_systems[0], chrf_parts[0], n_refs, report))
+        if ter_parts:
+            lines.append(cli_ter.single_line(ter_systems[0], ter_parts[0], n_refs, report))
         print(metrics.joined_lines(lines, report.format))
     else:
         columns: dict[str, list[str]] = {}
         signatures: dict[str, str] = {}
         if bleu:
             columns["BLEU"], signatures["BLEU"] = cli_report.bleu_column(systems, options, n_refs, tok, report)
-        name, scores, signature = metrics.column(chrf_systems, chrf_options, n_refs, report)
-        columns[name], signatures[name] = scores, signature
+        if chrf_parts:
+            name, scores, signature = metrics.column(chrf_systems, chrf_parts[0], n_refs, report)
+            columns[name], signatures[name] = scores, signature
+        if ter_parts:
+            name, scores, signature = cli_ter.column(ter_systems, ter_parts[0], n_refs, report)
+            columns[name], signatures[name] = scores, signature
         print(cli_report.metric_table(names, columns, signatures, report))
 
 
@@ -363,7 +383,10 @@ def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
     chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]] | None = None
     if chrf_options is not None:
         chrf_parts = (chrf_options, [[] for _ in hyps])
-    read_here = _count(args, refs, hyps, options, sink, chrf_parts)
+    ter_parts: tuple[ter.TerOptions, list[list[ter.FloatArray]]] | None = None
+    if "ter" in args.metrics:
+        ter_parts = (cli_ter.ter_options(args), [[] for _ in hyps])
+    read_here = _count(args, refs, hyps, options, sink, chrf_parts, ter_parts)
     for hyp in hyps:
         if read_here and hyp.count == 0:
             raise InputFileError(hyp.name, "contains no segments")
@@ -374,8 +397,8 @@ def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
     n_refs = max(len(refs), args.num_refs)
     if tag_lines is not None:
         _print_slices(tag_lines, names, sink.parts, chrf_parts, options, args)
-    elif chrf_parts is not None:
-        _print_with_chrf(names, sink.parts, chrf_parts, options, n_refs, args)
+    elif chrf_parts is not None or ter_parts is not None:
+        _print_with_others(names, sink.parts, chrf_parts, ter_parts, options, n_refs, args)
     else:
         _print_reports(names, sink.parts, options, n_refs, args)
 

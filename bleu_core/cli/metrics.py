@@ -2,7 +2,7 @@
 
 The statistics come from :mod:`bleu_core.stats.chrf`; every printed form is sacreBLEU's own ``CHRFScore`` and
 ``CHRFSignature``, so a chrF line is sacreBLEU's by construction.  Several metrics for one system print one line
-each, in the metrics' sorted order (BLEU before chrF), aligned on the ``=`` of the text form.
+each, in the metrics' sorted order (BLEU, chrF, TER: :mod:`.ter`), aligned on the ``=`` of the text form.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from bleu_core.stats import chrf
 from bleu_core.version import __version__
 
 #: Metrics the command line scores, in the order their lines and columns are printed.
-METRICS = ("bleu", "chrf")
+METRICS = ("bleu", "chrf", "ter")
 
 
 def metric_names(args: argparse.Namespace) -> list[str]:

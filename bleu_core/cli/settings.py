@@ -62,23 +62,24 @@ def check_values(args: argparse.Namespace) -> None:
 
 
 def check_metrics(args: argparse.Namespace) -> None:
-    """The metrics asked for: BLEU and chrF are built in (paired tests too); TER, and chrF with what only BLEU has
-    here (``--statistics``, ``--segment-json``, ``--dask``), are refused."""
+    """The metrics asked for: BLEU, chrF and TER are built in; TER with a paired test, and chrF or TER with what
+    only BLEU has here (statistics records, a cluster), are refused; so is TER with ``--tags``."""
     if "ter" in args.metrics:
-        raise ValueError(
-            "TER is not built into bleu_core: it scores -m bleu and -m chrf (chrF++ with -cw 2), alone or together; "
-            "score TER with `sacrebleu -m ter`"
-        )
+        for flag, given in (("--paired-bs/--paired-ar", args.paired_bs or args.paired_ar), ("--tags", args.tags)):
+            if given:
+                raise ValueError(f"{flag} is not built into bleu_core for TER; run it with -m bleu chrf")
     if args.sentence_level and len(args.metrics) > 1:
         raise ValueError("only one metric can be used in sentence-level mode")
-    if "chrf" in args.metrics:
+    for metric, name in (("chrf", "chrF"), ("ter", "TER")):
+        if metric not in args.metrics:
+            continue
         for flag, given in (
             ("--statistics", args.statistics),
             ("--segment-json", args.segment_json),
             ("--dask", args.dask),
         ):
             if given:
-                raise ValueError(f"{flag} is for -m bleu only in bleu_core; drop it to score chrF (-m chrf)")
+                raise ValueError(f"{flag} is for -m bleu only in bleu_core; drop it to score {name} (-m {metric})")
 
 
 def check_combinations(args: argparse.Namespace) -> None:

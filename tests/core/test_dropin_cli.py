@@ -158,13 +158,10 @@ def test_refusals_have_sacrebleus_exit_status(odd: Path, flags: list[str]) -> No
     assert our_code == their_code != 0 and our_out == b""
 
 
-def test_ter_is_refused_in_one_line(odd: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bleu_core", "ref.txt", "-i", "hyp-plain.txt", "-m", "ter"],
-        capture_output=True, cwd=odd, check=False, text=True, env=ENV,
-    )  # fmt: skip
-    assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr.count("\n") == 1 and "-m bleu and -m chrf" in done.stderr
+def test_ter_reads_odd_files_as_sacrebleu(odd: Path) -> None:
+    """TER (once refused here) reads the odd files as BLEU does: the same output as sacreBLEU's."""
+    for name in ("hyp-plain.txt", "hyp-crlf.txt", "hyp-trailing-whitespace.txt"):
+        assert_same(["ref.txt", "-i", name, "-m", "ter", "-f", "text"], cwd=odd)
 
 
 # ---------------------------------------------------------------------------------------------------------

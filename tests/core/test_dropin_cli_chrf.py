@@ -123,7 +123,7 @@ def test_standard_input_columns(folder: Path) -> None:
 
 @pytest.mark.parametrize(
     "flags",
-    ["-m ter", "-m bleu ter", "-m chrf --statistics"],
+    ["-m chrf --statistics", "-m chrf --dask tcp://nowhere:1"],
 )
 def test_refused_with_a_message(folder: Path, flags: str, capsys: pytest.CaptureFixture[str]) -> None:
     from bleu_core.cli.main import run

@@ -1,0 +1,87 @@
+"""TER beside BLEU and chrF on the command line (``-m ter``, ``-m bleu chrf ter``): its options, lines and column.
+
+The statistics come from :mod:`bleu_core.stats.ter`; every printed form is sacreBLEU's own ``TERScore`` and
+``TERSignature``, so a TER line is sacreBLEU's by construction.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+import numpy as np
+from sacrebleu.metrics.ter import TERScore, TERSignature
+
+from bleu_core.cli.report import Report
+from bleu_core.stats import ter
+from bleu_core.version import __version__
+
+
+def add_ter_flags(parser: argparse.ArgumentParser) -> None:
+    """sacreBLEU 2.6's TER flags (all off by default, as Tercom)."""
+    group = parser.add_argument_group("TER")
+    add = group.add_argument
+    add("--ter-case-sensitive", action="store_true", help="keep case (TER lowercases by default)")
+    add("--ter-asian-support", action="store_true", help="special treatment of Asian (CJK) characters")
+    add("--ter-no-punct", action="store_true", help="remove punctuation")
+    add("--ter-normalized", action="store_true", help="basic normalization and tokenization")
+
+
+def ter_options(args: argparse.Namespace) -> ter.TerOptions:
+    return ter.TerOptions(args.ter_normalized, args.ter_no_punct, args.ter_asian_support, args.ter_case_sensitive)
+
+
+def _score(stats: ter.FloatArray) -> TERScore:
+    edits, ref_length = ter.summed(stats)
+    return TERScore(ter.rate(edits, ref_length), edits, ref_length)
+
+
+def _signature(options: ter.TerOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> TERSignature:
+    fields: dict[str, object] = {
+        "num_refs": n_refs,
+        "n_bootstrap": bootstrap,
+        "seed": None if bootstrap is None else str(seed),
+        "case_sensitive": options.case_sensitive,
+        "tokenizer_signature": "tercom",
+        "normalized": options.normalized,
+        "no_punct": options.no_punct,
+        "asian_support": options.asian_support,
+    }
+    signature = TERSignature(fields)
+    signature.update("version", __version__)
+    return signature
+
+
+def single_line(stats: ter.FloatArray, options: ter.TerOptions, n_refs: int, report: Report) -> str:
+    """One system's corpus TER: its score line or JSON object (with ``--confidence``, the bootstrap interval)."""
+    score = _score(stats)
+    bootstrap = None
+    if report.confidence_n > 1:
+        bootstrap = report.confidence_n
+        totals = ter.bootstrap_totals(stats, bootstrap, report.seed)
+        resampled = ter.bootstrap_scores(totals)
+        score.estimate_ci([TERScore(x, edits, length) for x, (edits, length) in zip(resampled, totals, strict=True)])
+    is_json = report.format == "json"
+    signature = _signature(options, n_refs, bootstrap, report.seed).format(report.short and not is_json)
+    return str(score.format(report.width, report.score_only, signature, is_json))
+
+
+def sentences(stats: ter.FloatArray, options: ter.TerOptions, n_refs: int, report: Report) -> Iterator[str]:
+    """``-sl``: one TER line per segment."""
+    signature = _signature(options, n_refs).format(report.short)
+    for row in stats:
+        yield str(_score(row).format(report.width, report.score_only, signature))
+
+
+def column(
+    systems: list[ter.FloatArray], options: ter.TerOptions, n_refs: int, report: Report
+) -> tuple[str, list[str], str]:
+    """Several systems: the column's name (``TER``), each system's score and the signature."""
+    scores = [_score(stats) for stats in systems]
+    signature = _signature(options, n_refs).format(report.short)
+    return scores[0].name, [str(score.format(report.width, True)) for score in scores], signature
+
+
+def concat(parts: list[ter.FloatArray]) -> ter.FloatArray:
+    """One system's statistics from its chunks."""
+    return np.concatenate([np.zeros((0, 2), dtype=np.float64), *parts])
