@@ -41,6 +41,11 @@ class Limits:
     #: Distinct labels of one tags file (scores by slice): each is a table row, a bar and, with a paired test,
     #: its own resamples (their scores count against ``resample_scores`` together).
     slice_labels: int = 500
+    #: Words of all hypotheses the Corpus page scores with TER when asked (its edit distance with shifts is a
+    #: search per segment, far slower than counting n-grams).
+    ter_words: int = 60_000
+    #: Words of the longest hypothesis or reference the Corpus page scores with TER.
+    ter_segment_words: int = 250
 
 
 #: The policy in force. Tests may build their own ``Limits(...)``; nothing mutates this one.

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from bleu_core.corpus.diagnosis import CorpusAnalysis, length_buckets
 from bleu_core.corpus.lint import LintFinding
 from bleu_core.limits import LIMITS
+from bleu_core.stats.ter import too_long_for_ter
 from pages.corpus_page import analysis as corpus_analysis
 from pages.corpus_page import inputs as corpus_inputs
 from pages.corpus_page import segments as corpus_segments
@@ -40,16 +43,34 @@ def show_findings(names: tuple[str, ...], hyps: list[str], refs: list[list[str]]
     return not any(f.level == "error" for f in findings)
 
 
-def show_score(analysis: CorpusAnalysis, chrf: float | None) -> None:
+def ter_scores(key: str, hyps: list[str], streams: list[list[str | None]]) -> tuple[float | None, Any]:
+    """TER of the corpus and its segments when the user asks for it (a search per segment: slower than the rest)
+    and the limits policy allows it; else nothing, with the reason."""
+    if not st.toggle(t("corpus.ter_toggle"), key=corpus_inputs.kept_widget("co_ter", False), help=t("corpus.ter_help")):
+        S.keep(st.session_state, "co_ter")
+        return None, None
+    S.keep(st.session_state, "co_ter")
+    if (reason := too_long_for_ter(hyps, streams)) is not None:
+        st.info(reason.render(language()), icon=":material/info:")
+        return None, None
+    with st.spinner(t("corpus.ter_counting")):
+        return cached.ter_cached(key, hyps, streams)
+
+
+def show_score(analysis: CorpusAnalysis, chrf: float | None, ter: float | None) -> None:
     result = analysis.result
-    cols = st.columns(4)
+    cols = st.columns(5)
     cols[0].metric(t("corpus.metric_bleu"), f"{result.score_100:.2f}", help=t("corpus.metric_bleu_help"))
     if chrf is None:
         cols[1].metric("chrF2", "—", help=t("corpus.chrf_left_out", segments=f"{LIMITS.chrf_segments:,}"))
     else:
         cols[1].metric("chrF2", f"{chrf:.2f}", help=t("corpus.metric_chrf_help"))
-    cols[2].metric(t("corpus.metric_bp"), f"{result.bp:.4f}")
-    cols[3].metric(
+    if ter is None:
+        cols[2].metric("TER", "—", help=t("corpus.ter_not_asked"))
+    else:
+        cols[2].metric("TER", f"{ter:.2f}", help=t("corpus.metric_ter_help"))
+    cols[3].metric(t("corpus.metric_bp"), f"{result.bp:.4f}")
+    cols[4].metric(
         t("corpus.metric_lengths"),
         f"{result.sys_len:,} / {result.ref_len:,}",
         help=t("corpus.metric_lengths_help", ratio=f"{result.ratio:.3f}"),
@@ -139,11 +160,12 @@ def render_page() -> None:
     chrf, sentence_chrf = None, None
     if len(hyps) <= LIMITS.chrf_segments:
         chrf, sentence_chrf = cached.chrf_cached(key, hyps, streams, settings.lowercase)
-    show_score(analysis, chrf)
+    ter, sentence_ter = ter_scores(key, hyps, streams)
+    show_score(analysis, chrf, ter)
     corpus_analysis.show_diagnosis(key, hyps, streams, settings)
     demo = st.session_state.get("co_mode", corpus_inputs.DEMO) == corpus_inputs.DEMO
     corpus_slices.show_slices(key, hyps, streams, settings, demo, with_chrf=chrf is not None)
-    frame = corpus_views.segment_frame(analysis, hyps, streams, source, sentence_chrf)
+    frame = corpus_views.segment_frame(analysis, hyps, streams, source, sentence_chrf, sentence_ter)
     view = st.radio(
         t("corpus.view"),
         VIEWS,

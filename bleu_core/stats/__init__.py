@@ -8,5 +8,6 @@ from text to statistics to score (:mod:`.chrf`), and TER likewise (:mod:`.ter`, 
 :mod:`.ter_edits`).
 
 May import: :mod:`bleu_core.options`, :mod:`bleu_core.tokenizers`, :mod:`bleu_core.sorting`,
-:mod:`bleu_core.stats.progress`; never a floor above (teach, corpus, compare, gaps, tools, cli, scale).
+:mod:`bleu_core.stats.progress`, :mod:`bleu_core.limits`, :mod:`bleu_core.i18n`; never a floor above (teach,
+corpus, compare, gaps, tools, cli, scale).
 """

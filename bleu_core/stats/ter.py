@@ -22,6 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
+from bleu_core.i18n import Message
+from bleu_core.limits import LIMITS, Limits
 from bleu_core.stats.ter_edits import edits
 
 FloatArray = NDArray[np.float64]
@@ -139,6 +141,30 @@ def ter_score(stats: FloatArray) -> float:
 def sentence_scores(stats: FloatArray) -> list[float]:
     """Each segment's own TER."""
     return [rate(float(row[EDITS]), float(row[REF_LENGTH])) for row in np.atleast_2d(stats)]
+
+
+def corpus_and_segment_scores(
+    hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], options: TerOptions
+) -> tuple[float, FloatArray]:
+    """From one search per segment: the corpus TER and each segment's sentence TER (0-100)."""
+    stats = ter_statistics(hypotheses, streams, options)
+    return ter_score(stats), np.asarray(sentence_scores(stats), dtype=np.float64)
+
+
+def too_long_for_ter(
+    hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], limits: Limits = LIMITS
+) -> Message | None:
+    """Why a page leaves TER out of this corpus (the limits policy), or None when it may score it."""
+    words = 0
+    for index, hypothesis in enumerate(hypotheses):
+        lines = [hypothesis] + [line for stream in streams if (line := stream[index]) is not None]
+        longest = max(len(line.split()) for line in lines)
+        if longest > limits.ter_segment_words:
+            return Message("corpus.ter_line_too_long", {"line": index + 1, "limit": limits.ter_segment_words})
+        words += len(hypothesis.split())
+    if words > limits.ter_words:
+        return Message("corpus.ter_too_many_words", {"words": f"{words:,}", "limit": f"{limits.ter_words:,}"})
+    return None
 
 
 def bootstrap_totals(stats: FloatArray, n_samples: int, seed: int) -> NDArray[np.float32]:

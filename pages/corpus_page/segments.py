@@ -41,6 +41,9 @@ def _column_config(frame: pd.DataFrame) -> dict[str, object]:
         "sentence chrF": st.column_config.NumberColumn(
             t("corpus.col_sentence_chrf"), format="%.2f", help=t("corpus.col_sentence_chrf_help")
         ),
+        "sentence TER": st.column_config.NumberColumn(
+            t("corpus.col_sentence_ter"), format="%.2f", help=t("corpus.col_sentence_ter_help")
+        ),
         "source": st.column_config.TextColumn(t("corpus.col_source"), width="medium"),
         "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="medium"),
         "hyp len": st.column_config.NumberColumn(t("corpus.col_hyp_len"), format="%d"),

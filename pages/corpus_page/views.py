@@ -19,6 +19,7 @@ from pages.shared.views import chart_title, fmt, frame_csv
 SORTS = {
     "sentence_bleu": "sentence BLEU",
     "sentence_chrf": "sentence chrF",
+    "sentence_ter": "sentence TER",
     "segment": "segment",
     "loo": "leave-one-out Δ",
     "ratio": "_ratio",
@@ -100,8 +101,9 @@ def segment_frame(
     references: Sequence[Sequence[str | None]],
     source: Sequence[str] | None = None,
     sentence_chrf: Sequence[float] | np.ndarray | None = None,
+    sentence_ter: Sequence[float] | np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """Every segment: id, sentence BLEU (0-100), sentence chrF (when computed), its text (source, hypothesis,
+    """Every segment: id, sentence BLEU (0-100), sentence chrF and TER (when computed), its text (source, hypothesis,
     references), lengths, p_n as text with four decimals ("—" for an order the hypothesis is too short to have),
     the leave-one-out effect."""
     stats = analysis.stats
@@ -113,6 +115,8 @@ def segment_frame(
     )
     if sentence_chrf is not None:
         frame["sentence chrF"] = np.asarray(sentence_chrf, dtype=float)
+    if sentence_ter is not None:
+        frame["sentence TER"] = np.asarray(sentence_ter, dtype=float)
     if source is not None:
         frame["source"] = list(source)
     frame["hypothesis"] = list(hypotheses)

@@ -44,6 +44,8 @@ from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segmen
 from bleu_core.stats.chrf import prepare_references as prepare_chrf_references
 from bleu_core.stats.chrf import segment_statistics as chrf_segment_statistics
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
+from bleu_core.stats.ter import TerOptions
+from bleu_core.stats.ter import corpus_and_segment_scores as ter_corpus_and_segment_scores
 from bleu_core.teach.chrf_explain import ChrfExplanation, chrf_options, explain_chrf
 from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
@@ -384,6 +386,12 @@ def chrf_cached(
 ) -> tuple[float, np.ndarray]:
     """chrF2 (sacreBLEU's default settings, the case as the BLEU settings say) of the corpus and of each segment."""
     return corpus_and_segment_scores(_hypotheses, _references, ChrfOptions(lowercase=lowercase))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def ter_cached(key: str, _hypotheses: list[str], _references: list[list[str | None]]) -> tuple[float, np.ndarray]:
+    """TER (sacreBLEU's default settings) of the corpus and of each segment; the caller checks the limits first."""
+    return ter_corpus_and_segment_scores(_hypotheses, _references, TerOptions())
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
