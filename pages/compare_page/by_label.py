@@ -134,7 +134,7 @@ def show_by_label(
                 chosen.seed,
             )
     except LimitExceeded as refusal:  # refused before any draw; the scores are still shown
-        st.error(views.md_escape(refusal.reason.render(language())), icon=":material/error:")
+        st.error(refusal.reason.render(language()), icon=":material/error:")  # numbers only, no user text
         tests = None
     st.caption(
         t(
