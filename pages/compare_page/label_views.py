@@ -19,10 +19,11 @@ COLUMNS = ("label", "system", "segments", "BLEU", "chrF2", "Δ BLEU", "p-value",
 
 
 def mark(delta: float, corrected: float | None, alpha: float) -> str:
-    """▲ / ▼: better / worse than the baseline with the corrected p-value below ``alpha``; ≈ otherwise."""
+    """▲ / ▼: better / worse than the baseline with the corrected p-value below ``alpha``; ≈ otherwise (also for
+    no difference at all, which a test on a label of one segment can call significant)."""
     if corrected is None:
         return ""
-    if corrected < alpha:
+    if corrected < alpha and delta != 0:
         return "▲" if delta > 0 else "▼"
     return "≈"
 
@@ -32,7 +33,8 @@ def label_frame(
 ) -> pd.DataFrame:
     """One row per label and system, labels in the tags file's order, the baseline (the first system) first.
 
-    The baseline's rows have no Δ and no p-values; without ``tests`` (refused by the limits) no row has p-values.
+    The baseline's rows have no Δ and no p-values (their mark says "baseline"); without ``tests`` (refused by
+    the limits) no row has p-values.
     """
     found = {(test.label, test.system): test for test in tests or ()}
     baseline = scores.systems[0]
@@ -52,7 +54,9 @@ def label_frame(
                     "Δ BLEU": delta,
                     "p-value": test.p_value if test else None,
                     "corrected": test.corrected if test else None,
-                    "mark": mark(delta, test.corrected, alpha) if test and delta is not None else "",
+                    "mark": text("slices.compare.baseline", lang)
+                    if delta is None
+                    else (mark(delta, test.corrected, alpha) if test else ""),
                 }
             )
     return pd.DataFrame(rows, columns=list(COLUMNS))

@@ -51,7 +51,7 @@ def holm(p_values: list[float]) -> list[float]:
     return adjusted
 
 
-def expected_rows(tags: list[str], baseline: str, test: str, samples: int) -> list[dict[str, object]]:
+def expected_rows(tags: list[str], baseline: str, test: str, samples: int, lang: str = "en") -> list[dict[str, object]]:
     """The table as sacreBLEU computes it on each label's lines, the baseline first; Holm by hand."""
     names = [baseline, *(n for n in SYSTEMS if n != baseline)]
     rows: list[dict[str, object]] = []
@@ -74,12 +74,14 @@ def expected_rows(tags: list[str], baseline: str, test: str, samples: int) -> li
                     "chrF2": CHRF().corpus_score(hyps[name], refs).score,
                     "Δ BLEU": None if name == baseline else bleu - base,
                     "p-value": None if name == baseline else p_values[name],
+                    "mark": catalog(lang)["slices.compare.baseline"],
                 }
             )
     tested = [r for r in rows if r["p-value"] is not None]
     for row, corrected in zip(tested, holm([float(r["p-value"]) for r in tested]), strict=True):  # type: ignore[arg-type]
         row["corrected"] = corrected
-        row["mark"] = "≈" if corrected >= 0.05 else ("▲" if float(row["Δ BLEU"]) > 0 else "▼")  # type: ignore[arg-type]
+        delta = float(row["Δ BLEU"])  # type: ignore[arg-type]
+        row["mark"] = "≈" if corrected >= 0.05 or delta == 0 else ("▲" if delta > 0 else "▼")
     return rows
 
 
@@ -92,7 +94,7 @@ def assert_table(table: pd.DataFrame, expected: list[dict[str, object]]) -> None
                 assert pd.isna(shown[column]), (column, shown)
             else:
                 assert shown[column] == pytest.approx(row[column], abs=1e-9), (column, shown, row)
-        assert shown["mark"] == row.get("mark", "")
+        assert shown["mark"] == row["mark"]
 
 
 def heatmaps(at: AppTest) -> list[str]:
@@ -189,7 +191,7 @@ def test_chinese_view_is_translated_and_equal(monkeypatch: pytest.MonkeyPatch) -
     zh = catalog("zh")
     table = label_table(at)
     assert table is not None  # the frame's columns are ids; the page shows them under the catalog's names
-    assert_table(table, expected_rows(list(DEMO_TAGS), "careful", "bs", 1000))
+    assert_table(table, expected_rows(list(DEMO_TAGS), "careful", "bs", 1000, "zh"))
     texts = rendered_labels(at)
     assert zh["slices.compare.intro"] in texts
     assert zh["slices.try_example"] in [w.label for w in at.toggle]
