@@ -149,6 +149,9 @@ def show_by_label(
             alpha=chosen.alpha,
         )
     )
+    if tests and (chosen.n_samples + 1) * chosen.alpha <= len(tests):
+        needed = int(len(tests) / chosen.alpha) + 1  # then N + 1 > m / α: Holm's first step can pass
+        st.info(t("slices.compare.too_few_samples", samples=chosen.n_samples, tests=len(tests), needed=needed))
     frame = label_views.label_frame(scores, tests, chosen.alpha, language())
     _table(frame)
     if len(systems) > 1:

@@ -78,8 +78,13 @@ def label_chart(scores: SliceScores, frame: pd.DataFrame, alpha: float, lang: st
     data["p"] = ["—" if pd.isna(p) else f"{p:.4f}" for p in data["corrected"]]
     extent = max(1.0, float(data["Δ BLEU"].abs().max())) if len(data) else 1.0
     systems = list(dict.fromkeys(data["system"]))
-    y = alt.Y("label:N", sort=shown, title=None, axis=alt.Axis(labelLimit=220))
-    x = alt.X("system:N", sort=systems, title=None, axis=alt.Axis(labelAngle=-30, labelLimit=120, orient="top"))
+    y = alt.Y("label:N", sort=shown, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False))
+    x = alt.X(
+        "system:N",
+        sort=systems,
+        title=None,
+        axis=alt.Axis(labelAngle=-40, labelLimit=160, labelOverlap=False, orient="top"),
+    )
     cells = (
         alt.Chart(data)
         .mark_rect(stroke="white")
@@ -103,7 +108,7 @@ def label_chart(scores: SliceScores, frame: pd.DataFrame, alpha: float, lang: st
     stars = alt.Chart(data).mark_text(fontSize=14, fontWeight="bold", color="black").encode(x=x, y=y, text="star:N")
     baseline = scores.systems[0]
     return (cells + stars).properties(
-        width=COLUMN_PIXELS * max(1, len(systems)),
-        height=ROW_PIXELS * max(1, len(shown)),
+        width=alt.Step(COLUMN_PIXELS),  # steps, not a size: the chart grows with its rows instead of squeezing them
+        height=alt.Step(ROW_PIXELS),
         title=chart_title(text("slices.compare.chart_title", lang, baseline=baseline)),
     )

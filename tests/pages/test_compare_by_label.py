@@ -203,3 +203,17 @@ def test_chinese_view_is_translated_and_equal(monkeypatch: pytest.MonkeyPatch) -
     at.toggle(key="cmp_tags_example").set_value(False).run()
     at.file_uploader(key="cmp_tags_file").set_value(("tags.txt", b"a\n", "text/plain")).run()
     assert any("标签文件有 1 行" in e.value for e in at.error)
+
+
+def test_too_few_samples_for_the_correction_are_said() -> None:
+    at = page()
+    at.number_input(key="cmp_samples_bs").set_value(100).run()
+    eight = [f"doc {i}" for i in range(8)]  # 8 labels x 2 systems = 16 tests: Holm needs N + 1 > 16 / 0.05
+    at.file_uploader(key="cmp_tags_file").set_value(("tags.txt", "\n".join(eight).encode(), "text/plain")).run()
+    assert not at.exception
+    assert any("With 100 samples" in i.value and "at least 321" in i.value for i in at.info), [i.value for i in at.info]
+    table = label_table(at)
+    assert table is not None
+    assert (table["corrected"].dropna() >= 16 / 101 - 1e-12).all()  # no corrected p-value can pass
+    at.number_input(key="cmp_samples_bs").set_value(321).run()
+    assert not any("With 321 samples" in i.value for i in at.info)
