@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from bleu_core.compare.significance import DEFAULT_SEED
-from bleu_core.compare.slices import TagsError
+from bleu_core.compare.slices import LabelTest, SliceScores, TagsError
 from bleu_core.limits import LIMITS, LimitExceeded
 from bleu_core.options import BleuOptions
 from bleu_core.teach.examples import DEMO_TAGS
@@ -98,33 +98,21 @@ def _table(frame: Any) -> None:
     )
 
 
-def show_by_label(
+def _tests(
     key: str,
+    tags: list[str],
     systems: dict[str, list[str]],
     references: list[list[str | None]],
     settings: BleuOptions,
-    demo: bool,
-) -> None:
-    """The view: without tags only the upload (and the demo's toggle); with them the table and the heatmap."""
-    lines = tag_lines(demo)
-    if lines is None:
-        return
-    chosen = chosen_test(list(systems))
-    tags_key = cached.corpus_key(lines, [])
-    with_chrf = len(references[0]) <= LIMITS.chrf_segments
-    try:
-        scores = cached.systems_slices_cached(
-            key, tags_key, lines, systems, references, settings, chosen.baseline, with_chrf
-        )
-    except (TagsError, LimitExceeded) as error:
-        st.error(views.md_escape(error.reason.render(language())), icon=":material/error:")
-        return
+    chosen: TestSettings,
+) -> tuple[LabelTest, ...] | None:
+    """The paired tests per label, or None when the limits refuse them (the refusal is shown)."""
     try:
         with st.spinner(t("verdict.progress", test=test_name(chosen.test), samples=chosen.n_samples)):
-            tests = cached.slice_tests_cached(
+            return cached.slice_tests_cached(
                 key,
-                tags_key,
-                lines,
+                cached.corpus_key(tags, []),
+                tags,
                 systems,
                 references,
                 settings,
@@ -135,7 +123,11 @@ def show_by_label(
             )
     except LimitExceeded as refusal:  # refused before any draw; the scores are still shown
         st.error(refusal.reason.render(language()), icon=":material/error:")  # numbers only, no user text
-        tests = None
+        return None
+
+
+def _summary(scores: SliceScores, tests: tuple[LabelTest, ...] | None, chosen: TestSettings) -> None:
+    """What the table holds, and a note when Holm over that many tests cannot reach α with these samples."""
     st.caption(
         t(
             "slices.compare.summary",
@@ -152,6 +144,30 @@ def show_by_label(
     if tests and (chosen.n_samples + 1) * chosen.alpha <= len(tests):
         needed = int(len(tests) / chosen.alpha) + 1  # then N + 1 > m / α: Holm's first step can pass
         st.info(t("slices.compare.too_few_samples", samples=chosen.n_samples, tests=len(tests), needed=needed))
+
+
+def show_by_label(
+    key: str,
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    demo: bool,
+) -> None:
+    """The view: without tags only the upload (and the demo's toggle); with them the table and the heatmap."""
+    lines = tag_lines(demo)
+    if lines is None:
+        return
+    chosen = chosen_test(list(systems))
+    with_chrf = len(references[0]) <= LIMITS.chrf_segments
+    try:
+        scores = cached.systems_slices_cached(
+            key, cached.corpus_key(lines, []), lines, systems, references, settings, chosen.baseline, with_chrf
+        )
+    except (TagsError, LimitExceeded) as error:
+        st.error(views.md_escape(error.reason.render(language())), icon=":material/error:")
+        return
+    tests = _tests(key, lines, systems, references, settings, chosen)
+    _summary(scores, tests, chosen)
     frame = label_views.label_frame(scores, tests, chosen.alpha, language())
     _table(frame)
     if len(systems) > 1:
