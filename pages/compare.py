@@ -8,10 +8,11 @@ from typing import Any
 import streamlit as st
 
 from bleu_core.corpus.diagnosis import length_buckets
+from bleu_core.i18n import text
 from bleu_core.options import BleuOptions
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.text.reader import InputFileError
-from pages.compare_page import metric_verdict, verdict
+from pages.compare_page import by_label, metric_verdict, verdict
 from pages.compare_page import views as compare_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
@@ -244,7 +245,13 @@ def show_characteristic(
     st.caption(t("compare.contrast_caption"))
 
 
-DETAILS = ("segments", "precisions", "characteristic")
+def _detail_label() -> Any:
+    """The detail views' names; "By label" is the scores-by-label section's message."""
+    named, labels = verdict.option_labels("compare.details_"), text("slices.compare.details", language())
+    return lambda option: labels if option == "labels" else named(option)
+
+
+DETAILS = ("segments", "precisions", "characteristic", "labels")
 
 
 def show_details(
@@ -259,7 +266,7 @@ def show_details(
     view = st.segmented_control(
         t("compare.details"),
         DETAILS,
-        format_func=verdict.option_labels("compare.details_"),
+        format_func=_detail_label(),
         default=DETAILS[0],
         key="cmp_details",
     )
@@ -272,6 +279,8 @@ def show_details(
         charts.show(right, compare_views.buckets_chart, buckets, language(), width="stretch")
     elif view == "characteristic":
         show_characteristic(key, systems, references, settings)
+    elif view == "labels":
+        by_label.show_by_label(key, systems, references, settings, st.session_state.get("cmp_mode") == DEMO)
 
 
 def render(

@@ -21,7 +21,7 @@ from bleu_core.api import check_corpus
 from bleu_core.compare.metrics import ChrfMetric, metric
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
-from bleu_core.compare.slices import SliceScores, read_tags, slice_scores
+from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
 from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.corpus.lint import LintFinding, lint_corpus
 from bleu_core.corpus.ngram_lists import NgramContrast, characteristic_ngrams
@@ -411,6 +411,65 @@ def slices_cached(
     chrf_options = ChrfOptions(lowercase=options.lowercase)
     chrf = {"system": chrf_statistics(_hypotheses, _references, chrf_options)} if with_chrf else None
     return slice_scores(tags, {"system": stats}, options, chrf, chrf_options)
+
+
+def _baseline_first(stats: dict[str, Any], baseline: str) -> dict[str, Any]:
+    return {baseline: stats[baseline], **{name: s for name, s in stats.items() if name != baseline}}
+
+
+def systems_slices_cached(
+    key: str,
+    tags_key: str,
+    tags: list[str],
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    baseline: str,
+    with_chrf: bool,
+) -> SliceScores:
+    """Compare's scores by label: every system's BLEU and chrF2 per label, the baseline first (statistics shared
+    with the verdict); a tags file that does not fit raises :class:`~bleu_core.compare.slices.TagsError`."""
+    stats, _ = _systems_stats(key, systems, references, options)
+    chrf = metric_tables_cached(key, systems, references, "chrf", options.lowercase) if with_chrf else None
+    chrf_options = cast(ChrfMetric, metric("chrf", options)).options
+    return _remember(
+        ("systems_slices", key, tags_key, options, baseline, with_chrf),
+        lambda: slice_scores(
+            read_tags(tags, len(references[0])),
+            _baseline_first(stats, baseline),
+            options,
+            _baseline_first(chrf, baseline) if chrf is not None else None,
+            chrf_options,
+        ),
+    )
+
+
+def slice_tests_cached(
+    key: str,
+    tags_key: str,
+    tags: list[str],
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    options: BleuOptions,
+    baseline: str,
+    test: str,
+    n_samples: int,
+    seed: int,
+) -> tuple[LabelTest, ...]:
+    """The baseline against every other system on each label, Holm-corrected over labels x systems (refused past
+    the limits before any draw: :class:`~bleu_core.limits.LimitExceeded`)."""
+    stats, _ = _systems_stats(key, systems, references, options)
+    return _remember(
+        ("slice_tests", key, tags_key, options, baseline, test, n_samples, seed),
+        lambda: slice_tests(
+            read_tags(tags, len(references[0])),
+            _baseline_first(stats, baseline),
+            options,
+            test=test,
+            n_samples=n_samples,
+            seed=seed,
+        ),
+    )
 
 
 # The Implementations page: every tool's score, trace and waterfall.

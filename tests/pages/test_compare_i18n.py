@@ -52,7 +52,7 @@ def raw_keys(texts: list[str]) -> list[str]:
 def every_view(at: AppTest) -> list[str]:
     """The labels of the page with each detail view open in turn."""
     texts = rendered_labels(at)
-    for view in ("precisions", "characteristic", "segments"):
+    for view in ("precisions", "characteristic", "labels", "segments"):
         at.segmented_control(key="cmp_details").set_value(view).run()
         assert not at.exception
         texts += rendered_labels(at)
