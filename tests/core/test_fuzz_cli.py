@@ -5,8 +5,8 @@ byte-order mark, trailing whitespace, empty lines, invisible characters, a missi
 count that differs or a byte that is not UTF-8, tab-separated references for ``-nr``; no NUL bytes and no UTF-16,
 which the README lists as deliberate differences) and picks random flags (tokenizer or ``-l``, ``-lc``,
 smoothing and its value, ``-w``, ``-b``, ``-sh``, ``-f``, ``-sl``, ``--confidence``, several systems with or without
-``--paired-bs``/``--paired-ar``, standard input instead of ``-i``, ``SACREBLEU_SEED``, chrF alone or beside BLEU
-with its own flags).  Both commands must print
+``--paired-bs``/``--paired-ar``, standard input instead of ``-i``, ``SACREBLEU_SEED``, chrF and TER alone or beside
+BLEU with their own flags).  Both commands must print
 the same bytes (the version in the signature masked) and exit with the same status.
 
 Two subprocesses run the cases, one per command: each imports its command once and forks a fresh child per case,
@@ -157,6 +157,12 @@ def chrf_flags(rng: random.Random) -> list[str]:
     return flags
 
 
+def ter_flags(rng: random.Random) -> list[str]:
+    """TER's own flags, each drawn or not."""
+    names = ("--ter-normalized", "--ter-no-punct", "--ter-asian-support", "--ter-case-sensitive")
+    return [flag for flag in names if rng.random() < 0.2]
+
+
 def make_case(rng: random.Random, folder: Path) -> tuple[list[str], bytes, dict[str, str]]:
     """Write one case's files into ``folder``; its arguments, standard input and environment.
 
@@ -224,9 +230,12 @@ def make_case(rng: random.Random, folder: Path) -> tuple[list[str], bytes, dict[
     elif not several and test < 0.3:
         args += ["--confidence", "-cin", str(rng.choice((2, 10, 50)))]
     paired = several and test < 0.6
-    if rng.random() < 0.35 and not (paired and "chrf" not in PAIRED_METRICS):
-        args += ["-m", *rng.choice((["chrf"], ["bleu", "chrf"], ["chrf", "bleu"]))]
-        args += chrf_flags(rng)
+    if rng.random() < 0.4:
+        chosen = rng.choice((["chrf"], ["bleu", "chrf"], ["chrf", "bleu"], ["ter"], ["bleu", "chrf", "ter"]))
+        if not paired or all(name in PAIRED_METRICS for name in chosen):
+            args += ["-m", *chosen]
+            args += chrf_flags(rng) if "chrf" in chosen else []
+            args += ter_flags(rng) if "ter" in chosen else []
     if rng.random() < 0.1:
         args.append("-q")
     env = {"SACREBLEU_SEED": str(rng.choice((1, 7, 99999)))} if rng.random() < 0.1 else {}
