@@ -10,9 +10,10 @@ for BLEU (:mod:`bleu_core.sacrebleu_format`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
 
 import numpy as np
-from sacrebleu.metrics.base import Score
+from sacrebleu.metrics.base import Score, Signature
 from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 from sacrebleu.metrics.ter import TERScore, TERSignature
 
@@ -21,10 +22,90 @@ from bleu_core.sacrebleu_format import checked_hypotheses, checked_references, s
 from bleu_core.stats import chrf, ter
 from bleu_core.version import __version__
 
+ScoreT = TypeVar("ScoreT", bound=Score)
 
-class CHRF:
+
+class _Metric(Generic[ScoreT]):
+    """What sacreBLEU's metric classes share: references checked and prepared once (or cached), statistics, the
+    corpus score with its bootstrap interval, the sentence score and the signature.  A metric says how to prepare
+    references, count a corpus, score statistics and resample them."""
+
+    NAME = ""  # sacreBLEU's class name, in its error messages
+    SIGNATURE: type[Signature] = Signature
+
+    def _start(self, references: Sequence[Sequence[str | None]] | None) -> None:
+        self.num_refs: int | None = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
+        self._cache: Any = None
+        if references is not None:
+            self._cache = self._prepare(references, None)
+
+    def _prepare(self, references: Sequence[Sequence[str | None]], hyps: list[str] | None) -> Any:
+        prepared = self._prepared(checked_references(references, hyps))
+        self.num_refs = prepared.n_refs
+        return prepared
+
+    def _prepared(self, streams: list[list[str | None]]) -> Any:
+        raise NotImplementedError
+
+    def _counted(self, hyps: list[str], prepared: Any) -> Any:
+        raise NotImplementedError
+
+    def score_statistics(self, stats: Any) -> ScoreT:
+        raise NotImplementedError
+
+    def _resampled(self, stats: Any, n_samples: int) -> list[Score]:
+        raise NotImplementedError
+
+    def statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> Any:
+        """Per-segment statistics (one row per segment; see the metric's module in :mod:`bleu_core.stats`),
+        references given or cached."""
+        hyps = checked_hypotheses(self.NAME, hypotheses)
+        if references:
+            prepared = self._prepare(references, hyps)
+        elif self._cache is not None:
+            prepared = self._cache
+            self.num_refs = prepared.n_refs
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        return self._counted(hyps, prepared)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]] | None,
+        n_bootstrap: int = 1,
+    ) -> ScoreT:
+        """The corpus score (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
+        stats = self.statistics(hypotheses, references)
+        score = self.score_statistics(stats)
+        if n_bootstrap > 1:
+            self.n_bootstrap = n_bootstrap
+            self.seed = str(DEFAULT_SEED)
+            score.estimate_ci(self._resampled(stats, n_bootstrap))
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> ScoreT:
+        """The score of one hypothesis against its references."""
+        return self.score_statistics(
+            self.statistics([hypothesis], sentence_reference_streams(self.NAME, hypothesis, references))
+        )
+
+    def get_signature(self) -> Any:
+        """The reproducibility signature (known once references were seen: it counts them)."""
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        signature = self.SIGNATURE(dict(vars(self)))  # sacreBLEU's own reads the metric's attributes too
+        signature.update("version", __version__)
+        return signature
+
+
+class CHRF(_Metric[CHRFScore]):
     """sacreBLEU's ``CHRF`` metric (chrF, or chrF++ with ``word_order=2``): settings once, then scores."""
 
+    NAME = "CHRF"
+    SIGNATURE = CHRFSignature
     CHAR_ORDER = 6
     WORD_ORDER = 0
     BETA = 2
@@ -47,64 +128,21 @@ class CHRF:
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
         self.options = chrf.ChrfOptions(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-        self.num_refs: int | None = None
-        self.n_bootstrap: int | None = None
-        self.seed: str | None = None
-        self._cache: chrf.ChrfReferences | None = None
-        if references is not None:
-            self._cache = self._prepare(references, None)
+        self._start(references)
 
-    def _prepare(self, references: Sequence[Sequence[str | None]], hyps: list[str] | None) -> chrf.ChrfReferences:
-        prepared = chrf.prepare_references(checked_references(references, hyps), self.options)
-        self.num_refs = prepared.n_refs
-        return prepared
+    def _prepared(self, streams: list[list[str | None]]) -> chrf.ChrfReferences:
+        return chrf.prepare_references(streams, self.options)
 
-    def statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None) -> chrf.IntArray:
-        """Per-segment statistics (segments x 3 per order; see :mod:`bleu_core.stats.chrf`), references given
-        or cached."""
-        hyps = checked_hypotheses("CHRF", hypotheses)
-        if references:
-            prepared = self._prepare(references, hyps)
-        elif self._cache is not None:
-            prepared = self._cache
-            self.num_refs = prepared.n_refs
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
+    def _counted(self, hyps: list[str], prepared: chrf.ChrfReferences) -> chrf.IntArray:
         return chrf.segment_statistics(hyps, prepared, self.options)
 
     def score_statistics(self, stats: chrf.IntArray) -> CHRFScore:
         """The score of statistics: one row, or one row per segment summed first (a corpus score)."""
         return CHRFScore(chrf.chrf_score(np.asarray(stats), self.options), self.char_order, self.word_order, self.beta)
 
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str | None]] | None,
-        n_bootstrap: int = 1,
-    ) -> CHRFScore:
-        """Corpus chrF (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
-        stats = self.statistics(hypotheses, references)
-        score = self.score_statistics(stats)
-        if n_bootstrap > 1:
-            self.n_bootstrap = n_bootstrap
-            self.seed = str(DEFAULT_SEED)
-            resampled = chrf.bootstrap_scores(stats, self.options, n_bootstrap, DEFAULT_SEED)
-            score.estimate_ci([CHRFScore(x, self.char_order, self.word_order, self.beta) for x in resampled])
-        return score
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
-        """chrF of one hypothesis against its references (the best one counts)."""
-        return self.score_statistics(
-            self.statistics([hypothesis], sentence_reference_streams("CHRF", hypothesis, references))
-        )
-
-    def get_signature(self) -> CHRFSignature:
-        """The reproducibility signature (known once references were seen: it counts them)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        signature = CHRFSignature(dict(vars(self)))  # sacreBLEU's own reads the metric's attributes too
-        signature.update("version", __version__)
-        return signature
+    def _resampled(self, stats: chrf.IntArray, n_samples: int) -> list[Score]:
+        resampled = chrf.bootstrap_scores(stats, self.options, n_samples, DEFAULT_SEED)
+        return [CHRFScore(x, self.char_order, self.word_order, self.beta) for x in resampled]
 
 
 def _chrf(char_order: int, word_order: int, beta: int, remove_whitespace: bool, eps_smoothing: bool) -> CHRF:
@@ -138,8 +176,11 @@ def sentence_chrf(
     return _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing).sentence_score(hypothesis, references)
 
 
-class TER:
+class TER(_Metric[TERScore]):
     """sacreBLEU's ``TER`` metric (translation edit rate, shifts included): settings once, then scores."""
+
+    NAME = "TER"
+    SIGNATURE = TERSignature
 
     def __init__(
         self,
@@ -156,67 +197,21 @@ class TER:
         self.options = ter.TerOptions(normalized, no_punct, asian_support, case_sensitive)
         self.tokenizer = self.options.tokenizer()
         self.tokenizer_signature = "tercom"
-        self.num_refs: int | None = None
-        self.n_bootstrap: int | None = None
-        self.seed: str | None = None
-        self._cache: ter.TerReferences | None = None
-        if references is not None:
-            self._cache = self._prepare(references, None)
+        self._start(references)
 
-    def _prepare(self, references: Sequence[Sequence[str | None]], hyps: list[str] | None) -> ter.TerReferences:
-        prepared = ter.prepare_references(checked_references(references, hyps), self.options)
-        self.num_refs = prepared.n_refs
-        return prepared
+    def _prepared(self, streams: list[list[str | None]]) -> ter.TerReferences:
+        return ter.prepare_references(streams, self.options)
 
-    def statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None
-    ) -> ter.FloatArray:
-        """Per-segment statistics (segments x [edits, reference length]; see :mod:`bleu_core.stats.ter`),
-        references given or cached."""
-        hyps = checked_hypotheses("TER", hypotheses)
-        if references:
-            prepared = self._prepare(references, hyps)
-        elif self._cache is not None:
-            prepared = self._cache
-            self.num_refs = prepared.n_refs
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
+    def _counted(self, hyps: list[str], prepared: ter.TerReferences) -> ter.FloatArray:
         return ter.segment_statistics(hyps, prepared, self.options)
 
-    @staticmethod
-    def score_statistics(stats: ter.FloatArray) -> TERScore:
+    def score_statistics(self, stats: ter.FloatArray) -> TERScore:
         """The score of statistics: one row, or one row per segment summed first (a corpus score)."""
         edits, ref_length = ter.summed(stats)
         return TERScore(ter.rate(edits, ref_length), edits, ref_length)
 
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str | None]] | None,
-        n_bootstrap: int = 1,
-    ) -> TERScore:
-        """Corpus TER (``references=None``: the cached ones); ``n_bootstrap`` > 1 adds the 95% interval."""
-        stats = self.statistics(hypotheses, references)
-        score = self.score_statistics(stats)
-        if n_bootstrap > 1:
-            self.n_bootstrap = n_bootstrap
-            self.seed = str(DEFAULT_SEED)
-            score.estimate_ci(bootstrap_ter_scores(stats, n_bootstrap, DEFAULT_SEED))
-        return score
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> TERScore:
-        """TER of one hypothesis against its references (the fewest edits count)."""
-        return self.score_statistics(
-            self.statistics([hypothesis], sentence_reference_streams("TER", hypothesis, references))
-        )
-
-    def get_signature(self) -> TERSignature:
-        """The reproducibility signature (known once references were seen: it counts them)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        signature = TERSignature(dict(vars(self)))  # sacreBLEU's own reads the metric's attributes too
-        signature.update("version", __version__)
-        return signature
+    def _resampled(self, stats: ter.FloatArray, n_samples: int) -> list[Score]:
+        return bootstrap_ter_scores(stats, n_samples, DEFAULT_SEED)
 
 
 def bootstrap_ter_scores(stats: ter.FloatArray, n_samples: int, seed: int) -> list[Score]:
