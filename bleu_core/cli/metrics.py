@@ -14,8 +14,6 @@ import numpy as np
 from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 
 from bleu_core.cli.report import PairedRow, Report
-from bleu_core.compare.metrics import ChrfMetric
-from bleu_core.compare.paired import paired_results
 from bleu_core.stats import chrf
 from bleu_core.version import __version__
 
@@ -67,6 +65,9 @@ def paired(
 
     sacreBLEU's resampled chrF scores are float32 (its mean too); JSON prints them as Python floats, where
     sacreBLEU's own JSON fails on float32 (see docs/dropin-differences.md)."""
+    from bleu_core.compare.metrics import ChrfMetric  # paired tests only: the command's start stays light
+    from bleu_core.compare.paired import paired_results
+
     metric = ChrfMetric(options)
     tables = {str(i): stats for i, stats in enumerate(systems)}
     rows: list[PairedRow] = [

@@ -20,11 +20,10 @@ def _tag_lines(demo: bool) -> list[str] | None:
     """The tags' lines: an uploaded file (through the bounded decoding of every upload), else the demo's example
     labels when asked for; None when there are none (or the file could not be read: its error is shown)."""
     st.caption(t("slices.intro"))
-    left, right = st.columns([3, 1]) if demo else (st.container(), None)
-    uploaded = left.file_uploader(t("slices.upload"), key="co_tags_file", help=t("slices.upload_help"))
+    uploaded = st.file_uploader(t("slices.upload"), key="co_tags_file", help=t("slices.upload_help"))
     example = False
-    if right is not None:
-        example = right.toggle(t("slices.try_example"), key="co_tags_example", help=t("slices.try_example_help"))
+    if demo:  # below the uploader, full width: a narrow column cut its label at 1280x720
+        example = st.toggle(t("slices.try_example"), key="co_tags_example", help=t("slices.try_example_help"))
     if uploaded is not None:
         try:
             return cached.decode_cached(uploaded.getvalue(), uploaded.name)
