@@ -48,6 +48,17 @@ def run_both(args: list[str], stdin: bytes = b"", cwd: Path = ROOT) -> tuple[tup
     return results[0], results[1]
 
 
+def drop_in_folder(path: Path, ref: bytes, hyps: dict[str, bytes]) -> Path:
+    """A folder with ``ref.txt``, a second reference ``ref2.txt`` ("cat" -> "kitten"), tab-separated references
+    ``tabs.txt`` and the hypothesis files: the shared files of the chrF and TER drop-in tests."""
+    (path / "ref.txt").write_bytes(ref)
+    (path / "ref2.txt").write_bytes(ref.replace(b"cat", b"kitten"))
+    (path / "tabs.txt").write_bytes(ref.replace(b"\n", b"\tA second reference line\n"))
+    for name, text in hyps.items():
+        (path / name).write_bytes(text)
+    return path
+
+
 def assert_same(args: list[str], stdin: bytes = b"", cwd: Path = ROOT) -> None:
     theirs, ours = run_both(args, stdin, cwd)
     assert ours == theirs, f"sacrebleu {' '.join(args)}"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Pair
-from tests.core.test_dropin_cli import SACREBLEU, run_both
+from tests.core.test_dropin_cli import SACREBLEU, assert_same, drop_in_folder, run_both
 
 pytestmark = pytest.mark.skipif(not Path(SACREBLEU).exists(), reason="the sacrebleu command is not installed")
 
@@ -21,23 +21,11 @@ HYPS = {
     "b.txt": b"The cat is on a mat.\nA dog barks\nx\nHello world again\nIt rains, today.\n",
     "c.txt": b"cat mat\ndog\n\nworld\nRAINING\n",
 }
-TAB_REFS = REF.replace(b"\n", b"\tA second reference line\n")
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("chrf_cli")
-    (path / "ref.txt").write_bytes(REF)
-    (path / "ref2.txt").write_bytes(REF.replace(b"cat", b"kitten"))
-    (path / "tabs.txt").write_bytes(TAB_REFS)
-    for name, text in HYPS.items():
-        (path / name).write_bytes(text)
-    return path
-
-
-def _same(args: list[str], cwd: Path) -> None:
-    theirs, ours = run_both(args, cwd=cwd)
-    assert ours == theirs, f"sacrebleu {' '.join(args)}"
+    return drop_in_folder(tmp_path_factory.mktemp("chrf_cli"), REF, HYPS)
 
 
 ONE_SYSTEM = [
@@ -72,14 +60,14 @@ ONE_SYSTEM = [
 
 @pytest.mark.parametrize("flags", ONE_SYSTEM)
 def test_one_system(folder: Path, flags: str) -> None:
-    _same(["ref.txt", "-i", "a.txt", *flags.split()], folder)
+    assert_same(["ref.txt", "-i", "a.txt", *flags.split()], cwd=folder)
 
 
 @pytest.mark.parametrize(
     "refs", [["ref.txt", "ref2.txt"], ["tabs.txt", "-nr", "2"]], ids=["two-files", "tab-separated"]
 )
 def test_several_references(folder: Path, refs: list[str]) -> None:
-    _same([*refs, "-i", "b.txt", "-m", "bleu", "chrf", "-f", "text"], folder)
+    assert_same([*refs, "-i", "b.txt", "-m", "bleu", "chrf", "-f", "text"], cwd=folder)
 
 
 SEVERAL_SYSTEMS = [
@@ -94,7 +82,7 @@ SEVERAL_SYSTEMS = [
 
 @pytest.mark.parametrize("flags", SEVERAL_SYSTEMS)
 def test_several_systems(folder: Path, flags: str) -> None:
-    _same(["ref.txt", "-i", "a.txt", "b.txt", "c.txt", *flags.split()], folder)
+    assert_same(["ref.txt", "-i", "a.txt", "b.txt", "c.txt", *flags.split()], cwd=folder)
 
 
 @pytest.mark.parametrize(
@@ -156,5 +144,7 @@ def test_an_interval_where_sacrebleu_fails(folder: Path, tmp_path: Path) -> None
 
 def test_a_wmt22_pair(pairs: list[Pair], tmp_path: Path) -> None:
     pair = pairs[0]
-    _same([str(pair.references[0]), "-i", str(pair.systems[0]), "-m", "bleu", "chrf", "-f", "text"], tmp_path)
-    _same([str(pair.references[0]), "-i", str(pair.systems[0]), "-m", "chrf", "-cw", "2", "-w", "4"], tmp_path)
+    assert_same([str(pair.references[0]), "-i", str(pair.systems[0]), "-m", "bleu", "chrf", "-f", "text"], cwd=tmp_path)
+    assert_same(
+        [str(pair.references[0]), "-i", str(pair.systems[0]), "-m", "chrf", "-cw", "2", "-w", "4"], cwd=tmp_path
+    )

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Pair
-from tests.core.test_dropin_cli import SACREBLEU, run_both
+from tests.core.test_dropin_cli import SACREBLEU, assert_same, drop_in_folder, run_both
 
 pytestmark = pytest.mark.skipif(not Path(SACREBLEU).exists(), reason="the sacrebleu command is not installed")
 
@@ -26,23 +26,11 @@ HYPS = {
     "b.txt": "The cat is on a mat.\nloudly A dog barks\nx\nworld Hello again\nIt rains, today.\n我们 公园\n\n".encode(),
     "c.txt": b"cat mat\ndog\n\nworld\nRAINING\n\nthe\n",
 }
-TAB_REFS = REF.replace(b"\n", b"\tA second reference line\n")
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("ter_cli")
-    (path / "ref.txt").write_bytes(REF)
-    (path / "ref2.txt").write_bytes(REF.replace(b"cat", b"kitten"))
-    (path / "tabs.txt").write_bytes(TAB_REFS)
-    for name, text in HYPS.items():
-        (path / name).write_bytes(text)
-    return path
-
-
-def _same(args: list[str], cwd: Path) -> None:
-    theirs, ours = run_both(args, cwd=cwd)
-    assert ours == theirs, f"sacrebleu {' '.join(args)}"
+    return drop_in_folder(tmp_path_factory.mktemp("ter_cli"), REF, HYPS)
 
 
 ONE_SYSTEM = [
@@ -70,15 +58,15 @@ ONE_SYSTEM = [
 
 @pytest.mark.parametrize("flags", ONE_SYSTEM)
 def test_one_system(folder: Path, flags: str) -> None:
-    _same(["ref.txt", "-i", "a.txt", *flags.split()], folder)
+    assert_same(["ref.txt", "-i", "a.txt", *flags.split()], cwd=folder)
 
 
 @pytest.mark.parametrize(
     "refs", [["ref.txt", "ref2.txt"], ["tabs.txt", "-nr", "2"]], ids=["two-files", "tab-separated"]
 )
 def test_several_references(folder: Path, refs: list[str]) -> None:
-    _same([*refs, "-i", "b.txt", "-m", "bleu", "ter", "-f", "text"], folder)
-    _same([*refs, "-i", "b.txt", "-m", "ter", "-sl"], folder)
+    assert_same([*refs, "-i", "b.txt", "-m", "bleu", "ter", "-f", "text"], cwd=folder)
+    assert_same([*refs, "-i", "b.txt", "-m", "ter", "-sl"], cwd=folder)
 
 
 SEVERAL_SYSTEMS = [
@@ -92,7 +80,7 @@ SEVERAL_SYSTEMS = [
 
 @pytest.mark.parametrize("flags", SEVERAL_SYSTEMS)
 def test_several_systems(folder: Path, flags: str) -> None:
-    _same(["ref.txt", "-i", "a.txt", "b.txt", "c.txt", *flags.split()], folder)
+    assert_same(["ref.txt", "-i", "a.txt", "b.txt", "c.txt", *flags.split()], cwd=folder)
 
 
 @pytest.mark.parametrize(
@@ -143,9 +131,9 @@ def test_a_wmt22_pair(pairs: list[Pair], tmp_path: Path) -> None:
     pair = pairs[0]
     for path, name in ((pair.references[0], "ref.txt"), (pair.systems[0], "a.txt"), (pair.systems[1], "b.txt")):
         (tmp_path / name).write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:40]))
-    _same(["ref.txt", "-i", "a.txt", "-m", "bleu", "chrf", "ter", "-f", "text"], tmp_path)
-    _same(["ref.txt", "-i", "a.txt", "-m", "ter", "-sl", "-w", "4"], tmp_path)
-    _same(["ref.txt", "-i", "a.txt", "b.txt", "-m", "ter", "chrf"], tmp_path)
+    assert_same(["ref.txt", "-i", "a.txt", "-m", "bleu", "chrf", "ter", "-f", "text"], cwd=tmp_path)
+    assert_same(["ref.txt", "-i", "a.txt", "-m", "ter", "-sl", "-w", "4"], cwd=tmp_path)
+    assert_same(["ref.txt", "-i", "a.txt", "b.txt", "-m", "ter", "chrf"], cwd=tmp_path)
 
 
 def test_an_interval_where_sacrebleu_fails(tmp_path: Path) -> None:
@@ -158,4 +146,4 @@ def test_an_interval_where_sacrebleu_fails(tmp_path: Path) -> None:
     assert b'"confidence_mean"' not in theirs and our_status == 0 and b'"confidence_mean"' in ours
     (tmp_path / "ref0.txt").write_bytes(b"\n\n\n")
     (tmp_path / "hyp0.txt").write_bytes(b"a\n\nb\n")
-    _same(["ref0.txt", "-i", "hyp0.txt", "-m", "ter", "--confidence", "-f", "text", "-w", "6"], tmp_path)
+    assert_same(["ref0.txt", "-i", "hyp0.txt", "-m", "ter", "--confidence", "-f", "text", "-w", "6"], cwd=tmp_path)
