@@ -322,15 +322,17 @@ def _print_with_others(
             print("\n".join(metrics.sentences(chrf_systems[0], chrf_parts[0], n_refs, report)))
         elif ter_parts:
             print("\n".join(cli_ter.sentences(ter_systems[0], ter_parts[0], n_refs, report)))
-    elif report.paired:  # BLEU and chrF (settings refuse paired tests with TER)
+    elif report.paired:
         results: dict[str, list[cli_report.PairedRow]] = {}
         notes: dict[str, str] = {}
         for metric in metrics.paired_order(args):
             if metric == "bleu":
                 results["BLEU"], notes["BLEU"] = cli_report.bleu_paired(systems, options, n_refs, tok, report)
-            elif chrf_parts:
+            elif metric == "chrf" and chrf_parts:
                 name, rows, notes[name] = metrics.paired(chrf_systems, chrf_parts[0], n_refs, report)
                 results[name] = rows
+            elif metric == "ter" and ter_parts:
+                results["TER"], notes["TER"] = cli_ter.paired(ter_systems, ter_parts[0], n_refs, report)
         print(cli_report.paired_table(names, results, notes, report))
     elif len(names) == 1:
         lines = [cli_report.single_system(systems[0], options, n_refs, tok, report)] if bleu else []

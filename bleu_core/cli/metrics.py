@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
+from sacrebleu.metrics.base import Signature
 from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 
 from bleu_core.cli.report import PairedRow, Report
 from bleu_core.stats import chrf
 from bleu_core.version import __version__
+
+if TYPE_CHECKING:
+    from bleu_core.compare.metrics import Metric
 
 #: Metrics the command line scores, in the order their lines and columns are printed.
 METRICS = ("bleu", "chrf", "ter")
@@ -58,26 +63,36 @@ def _score(stats: chrf.IntArray, options: chrf.ChrfOptions) -> CHRFScore:
     return CHRFScore(chrf.chrf_score(stats, options), options.char_order, options.word_order, int(options.beta))
 
 
+def paired_rows(tables: list[np.ndarray], metric: Metric, report: Report) -> list[PairedRow]:
+    """Each system's row of a paired test on any metric (:mod:`bleu_core.compare.paired`), the first the baseline.
+
+    sacreBLEU's resampled chrF and TER scores are float32 (its mean too); JSON prints them as Python floats, where
+    sacreBLEU's own JSON fails on float32 (see docs/dropin-differences.md)."""
+    from bleu_core.compare.paired import paired_results  # paired tests only: the command's start stays light
+
+    named = {str(i): table for i, table in enumerate(tables)}
+    return [
+        {"score": score, "p_value": p_value, "mean": mean, "ci": ci}
+        for score, p_value, mean, ci in paired_results(named, metric, report.paired, report.paired_n, report.seed)
+    ]
+
+
+def paired_signature(signature: Signature, report: Report) -> str:
+    """A metric's signature in a paired test: with the seed and the test's samples."""
+    signature.update("seed", str(report.seed))
+    signature.update(report.paired, report.paired_n)
+    return str(signature.format(report.short))
+
+
 def paired(
     systems: list[chrf.IntArray], options: chrf.ChrfOptions, n_refs: int, report: Report
 ) -> tuple[str, list[PairedRow], str]:
-    """A paired test on chrF (:mod:`bleu_core.compare.paired`): the column's name, each system's row, the signature.
-
-    sacreBLEU's resampled chrF scores are float32 (its mean too); JSON prints them as Python floats, where
-    sacreBLEU's own JSON fails on float32 (see docs/dropin-differences.md)."""
-    from bleu_core.compare.metrics import ChrfMetric  # paired tests only: the command's start stays light
-    from bleu_core.compare.paired import paired_results
+    """A paired test on chrF: the column's name, each system's row, the signature."""
+    from bleu_core.compare.metrics import ChrfMetric
 
     metric = ChrfMetric(options)
-    tables = {str(i): stats for i, stats in enumerate(systems)}
-    rows: list[PairedRow] = [
-        {"score": score, "p_value": p_value, "mean": mean, "ci": ci}
-        for score, p_value, mean, ci in paired_results(tables, metric, report.paired, report.paired_n, report.seed)
-    ]
-    signature = _signature(options, n_refs)
-    signature.update("seed", str(report.seed))
-    signature.update(report.paired, report.paired_n)
-    return metric.name, rows, signature.format(report.short)
+    rows = paired_rows(systems, metric, report)
+    return metric.name, rows, paired_signature(_signature(options, n_refs), report)
 
 
 def _signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> CHRFSignature:

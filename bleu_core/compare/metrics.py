@@ -1,21 +1,22 @@
 """The metrics a paired test can resample: each is a table of per-segment statistics and a score of summed rows.
 
-A metric plugs in with three things (:class:`Metric`): the name sacreBLEU prints (``BLEU``, ``chrF2``,
-``chrF2++``), the width of its statistics rows and ``scores(sums, kind)``, the 0-100 score of every row of summed
-integer statistics in the arithmetic sacreBLEU uses for that kind of row:
+A metric plugs in with four things (:class:`Metric`): the name sacreBLEU prints (``BLEU``, ``chrF2``,
+``chrF2++``, ``TER``), the width of its statistics rows, whether a higher score is better (TER: lower) and
+``scores(sums, kind)``, the 0-100 score of every row of summed integer statistics in the arithmetic sacreBLEU uses
+for that kind of row:
 
 * ``REAL``: a system's corpus score (float64);
 * ``RESAMPLE``: a bootstrap resample, whose statistics sacreBLEU casts to float32 before scoring;
 * ``TRIAL``: an approximate-randomization trial (int64 statistics, as sacreBLEU shuffles them).
 
 The paired tests (:mod:`bleu_core.compare.paired`) know nothing else about a metric.  :data:`METRICS` names the
-metrics the pages and the command line offer; another metric (TER: edits and reference words per segment, the
-score their ratio) is one more class and one more entry.
+metrics the pages and the command line offer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -24,7 +25,7 @@ from numpy.typing import NDArray
 
 from bleu_core.compare.resampling import ar_trial_rows, sacrebleu_scores, statistic_columns
 from bleu_core.options import BleuOptions, make_options
-from bleu_core.stats import chrf
+from bleu_core.stats import chrf, ter
 from bleu_core.stats.segment_stats import SegmentStats
 
 IntArray = NDArray[np.int64]
@@ -47,6 +48,11 @@ class Metric(Protocol):
         """Statistics per segment (columns of the table)."""
         ...
 
+    @property
+    def higher_is_better(self) -> bool:
+        """False for an error rate (TER): the lower score is the better one."""
+        ...
+
     def scores(self, sums: IntArray, kind: str) -> FloatArray:
         """0-100 score of each row of summed statistics; the array's dtype is the one sacreBLEU's scores have."""
         ...
@@ -57,6 +63,8 @@ class BleuMetric:
     """BLEU with its options: rows are ``[hyp_len, ref_len, matches..., totals...]`` (:func:`bleu_table`)."""
 
     options: BleuOptions
+
+    higher_is_better = True
 
     @property
     def name(self) -> str:
@@ -83,6 +91,8 @@ class ChrfMetric:
     """chrF or chrF++ with its options: rows are :mod:`bleu_core.stats.chrf`'s statistics."""
 
     options: chrf.ChrfOptions
+
+    higher_is_better = True
 
     @property
     def name(self) -> str:
@@ -121,17 +131,85 @@ def python_float_rows(sums: IntArray, options: chrf.ChrfOptions) -> NDArray[np.b
     return np.asarray(((match == 0) & ~((hyp == 0) & (ref > 0))).all(axis=1))
 
 
-#: The metrics offered by name, each built from BLEU's options (BLEU) or sacreBLEU's defaults (chrF, chrF++);
-#: chrF follows BLEU's lowercase setting, as the Corpus page's chrF does.
-METRICS: dict[str, Callable[[BleuOptions], Metric]] = {
-    "bleu": BleuMetric,
-    "chrf": lambda options: ChrfMetric(chrf.ChrfOptions(lowercase=options.lowercase)),
-    "chrf++": lambda options: ChrfMetric(chrf.ChrfOptions(word_order=2, lowercase=options.lowercase)),
+@dataclass(frozen=True, slots=True)
+class TerMetric:
+    """TER, lower is better: rows are ``[edits, average reference words]`` times ``scale`` (:func:`ter_table`).
+
+    A segment's average reference length is a multiple of 1/k for its k references, so with ``scale`` =
+    lcm(1..references) every row is whole and resampled sums are exact.  Divided by ``scale`` they are the sums
+    sacreBLEU forms whenever its own float sums are exact: always for 1, 2, 4 or 8 references (halves and quarters
+    are exact); with 3 references sacreBLEU's float32 sums of thirds round on the way and these do not.
+    """
+
+    scale: int = 1
+    higher_is_better = False
+
+    @property
+    def name(self) -> str:
+        return "TER"
+
+    @property
+    def width(self) -> int:
+        return 2
+
+    def scores(self, sums: IntArray, kind: str) -> FloatArray:
+        """100 · edits / length, 100 (any edit) or 0 without reference words; float32 for resamples, as sacreBLEU's,
+        unless a resample has no reference words (that score is a Python float there, which widens the array)."""
+        edits, length = sums[:, 0] / self.scale, sums[:, 1] / self.scale
+        empty = np.where(edits > 0, 100.0, 0.0)
+        if kind != RESAMPLE:
+            ratio = np.divide(edits, length, out=np.ones_like(edits), where=length > 0)
+            return np.where(length > 0, 100 * ratio, empty)
+        edits32, length32 = edits.astype(np.float32), length.astype(np.float32)
+        ratio32 = np.divide(edits32, length32, out=np.ones_like(edits32), where=length32 > 0)
+        scores = np.float32(100) * ratio32
+        if (length > 0).all():
+            return scores  # type: ignore[return-value]
+        return np.where(length > 0, scores.astype(np.float64), empty)
+
+
+def ter_table(stats: ter.FloatArray, references: int) -> tuple[TerMetric, IntArray]:
+    """TER's segment statistics (:func:`bleu_core.stats.ter.ter_statistics`) as the whole-number table
+    :class:`TerMetric` scores, with the metric of its scale (``references``: the most references of a segment)."""
+    scale = math.lcm(*range(1, max(1, references) + 1))
+    return TerMetric(scale), np.rint(np.asarray(stats, dtype=np.float64) * scale).astype(np.int64).reshape(-1, 2)
+
+
+#: The metrics offered by name, each built from BLEU's options (BLEU) or sacreBLEU's defaults (chrF, chrF++, TER)
+#: and the number of reference streams (TER's scale); chrF follows BLEU's lowercase setting, as the Corpus page's
+#: chrF does.
+METRICS: dict[str, Callable[[BleuOptions, int], Metric]] = {
+    "bleu": lambda options, _: BleuMetric(options),
+    "chrf": lambda options, _: ChrfMetric(chrf.ChrfOptions(lowercase=options.lowercase)),
+    "chrf++": lambda options, _: ChrfMetric(chrf.ChrfOptions(word_order=2, lowercase=options.lowercase)),
+    "ter": lambda _, references: ter_table(np.zeros((0, 2)), references)[0],
 }
 
 
-def metric(name: str, options: BleuOptions | None = None) -> Metric:
-    """The metric of that name (a key of :data:`METRICS`)."""
+def metric(name: str, options: BleuOptions | None = None, references: int = 1) -> Metric:
+    """The metric of that name (a key of :data:`METRICS`); ``references``: reference streams (TER's scale)."""
     if name not in METRICS:
         raise ValueError(f"unknown metric {name!r}; use one of {', '.join(METRICS)}")
-    return METRICS[name](options if options is not None else make_options())
+    return METRICS[name](options if options is not None else make_options(), references)
+
+
+def metric_tables(
+    name: str,
+    systems: Mapping[str, Sequence[str]],
+    references: Sequence[Sequence[str | None]],
+    options: BleuOptions | None = None,
+) -> tuple[Metric, dict[str, IntArray]]:
+    """chrF, chrF++ or TER by name: the metric and every system's statistics table, the references prepared once
+    (BLEU's statistics are :class:`SegmentStats`, tabled by :func:`bleu_table`)."""
+    chosen = metric(name, options, len(references))
+    if isinstance(chosen, ChrfMetric):
+        prepared = chrf.prepare_references(references, chosen.options)
+        return chosen, {s: chrf.segment_statistics(hyps, prepared, chosen.options) for s, hyps in systems.items()}
+    if isinstance(chosen, TerMetric):
+        ter_options = ter.TerOptions()
+        ter_references = ter.prepare_references(references, ter_options)
+        return chosen, {
+            s: ter_table(ter.segment_statistics(hyps, ter_references, ter_options), len(references))[1]
+            for s, hyps in systems.items()
+        }
+    raise ValueError(f"{name!r} has no statistics table here; BLEU's are SegmentStats (bleu_table)")

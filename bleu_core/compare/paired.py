@@ -149,7 +149,8 @@ def compare_metric(
     progress: Progress | None = None,
     limits: Limits = LIMITS,
 ) -> Comparison:
-    """Scores, differences to the baseline (default: the best-scoring system) and all pairwise p-values of one metric.
+    """Scores, differences to the baseline (default: the best system; TER's lowest) and all pairwise p-values of one
+    metric.
 
     As :func:`bleu_core.compare.ranking.compare_from_stats` for BLEU: one set of draws, the p-value of b against
     baseline a equal to ``sacrebleu -m {metric} --paired-{test}`` with a first; a request past ``limits`` raises
@@ -168,7 +169,18 @@ def compare_metric(
         p_values[names[a], names[b]] = p_values[names[b], names[a]] = metric_p_value(draws, a, b, metric)
         report(0.8 + 0.2 * done / len(pairs))
     intervals = tuple(interval(draws, i) for i in range(len(names)))
-    return assemble(names, draws.observed, draws.resampled, baseline, test, samples, seed, intervals, p_values)
+    return assemble(
+        names,
+        draws.observed,
+        draws.resampled,
+        baseline,
+        test,
+        samples,
+        seed,
+        intervals,
+        p_values,
+        metric.higher_is_better,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +199,8 @@ class Disagreement:
 def disagreements(
     verdicts: Mapping[str, tuple[Comparison, Mapping[tuple[str, str], float]]], alpha: float
 ) -> tuple[Disagreement, ...]:
-    """Every pair of systems that two metrics order in opposite ways (a tie orders nothing).
+    """Every pair of systems that two metrics order in opposite ways (a tie orders nothing; TER's lower score is
+    its better one).
 
     ``verdicts`` maps a metric's name to its comparison and corrected p-values (:func:`.ranking.rank_systems`);
     the systems are those of the first comparison, pairs in its order, metrics in the mapping's order.
@@ -200,7 +213,7 @@ def disagreements(
     for x, y in combinations(systems, 2):
         for m1, m2 in combinations(metric_names, 2):
             (c1, p1), (c2, p2) = verdicts[m1], verdicts[m2]
-            d1, d2 = c1.score(x) - c1.score(y), c2.score(x) - c2.score(y)
+            d1, d2 = c1.advantage(x, y), c2.advantage(x, y)
             if d1 * d2 < 0:
                 out.append(
                     Disagreement(m1, m2, x if d1 > 0 else y, x if d2 > 0 else y, p1[x, y] < alpha, p2[x, y] < alpha)

@@ -7,7 +7,7 @@ very resamples sacreBLEU scores.  Scores and differences are on sacreBLEU's 0-10
 Rank ranges (as in the WMT findings' human-evaluation tables, e.g. Barrault et al., 2020, "Findings of the
 2020 Conference on Machine Translation", and Kocmi et al., 2022, for WMT22): after correcting the pairwise
 p-values for multiple comparisons (Holm, 1979, by default), system s is *significantly better* than t when
-the corrected p-value of the pair is below alpha and s scores higher.  Then
+the corrected p-value of the pair is below alpha and s scores better (higher; lower for TER).  Then
 
 * best rank of s  = 1 + the number of systems significantly better than s;
 * worst rank of s = the number of systems that are not significantly worse than s (s itself included),
@@ -76,7 +76,8 @@ class Comparison:
     """Every system against the baseline and against each other, from one set of draws.
 
     ``intervals[i]`` is sacreBLEU's bootstrap (mean, 95% half-width) of system i (None for ``test="ar"``);
-    ``p_values[a, b]`` is the p-value of the pair (symmetric), as :func:`bleu_core.pairwise_p_values`.
+    ``p_values[a, b]`` is the p-value of the pair (symmetric), as :func:`bleu_core.pairwise_p_values`;
+    ``higher_is_better`` is False for an error rate (TER), whose best system has the lowest score.
     """
 
     names: tuple[str, ...]
@@ -88,9 +89,15 @@ class Comparison:
     intervals: tuple[tuple[float, float] | None, ...]
     differences: tuple[Difference, ...]
     p_values: Mapping[tuple[str, str], float]
+    higher_is_better: bool = True
 
     def score(self, name: str) -> float:
         return self.scores[self.names.index(name)]
+
+    def advantage(self, name: str, other: str) -> float:
+        """How much better ``name`` scores than ``other`` (positive: better, whichever way the metric points)."""
+        difference = self.score(name) - self.score(other)
+        return difference if self.higher_is_better else -difference
 
 
 def difference_interval(resampled: Sequence[FloatArray], baseline: int, system: int) -> tuple[float, float]:
@@ -115,11 +122,12 @@ def assemble(
     seed: int,
     intervals: tuple[tuple[float, float] | None, ...],
     p_values: Mapping[tuple[str, str], float],
+    higher_is_better: bool = True,
 ) -> Comparison:
     """A :class:`Comparison` from one metric's real scores, resampled scores (bootstrap) and pairwise p-values;
-    the baseline defaults to the best-scoring system."""
+    the baseline defaults to the best-scoring system (the lowest score of an error rate)."""
     if baseline is None:
-        base = int(np.argmax(observed))
+        base = int(np.argmax(observed) if higher_is_better else np.argmin(observed))
     elif baseline in names:
         base = list(names).index(baseline)
     else:
@@ -134,7 +142,16 @@ def assemble(
         differences.append(Difference(name, delta, low, high, p_values[names[base], name]))
     scores = tuple(float(s) for s in observed)
     return Comparison(
-        tuple(names), scores, names[base], test, n_samples, seed, intervals, tuple(differences), dict(p_values)
+        tuple(names),
+        scores,
+        names[base],
+        test,
+        n_samples,
+        seed,
+        intervals,
+        tuple(differences),
+        dict(p_values),
+        higher_is_better,
     )
 
 
@@ -217,17 +234,25 @@ def corrected_p_values(
 
 
 def significantly_better(
-    corrected: Mapping[tuple[str, str], float], scores: Mapping[str, float], alpha: float
+    corrected: Mapping[tuple[str, str], float],
+    scores: Mapping[str, float],
+    alpha: float,
+    higher_is_better: bool = True,
 ) -> set[tuple[str, str]]:
-    """Pairs (better, worse) whose corrected p-value is below ``alpha`` (ties in score are never significant)."""
+    """Pairs (better, worse) whose corrected p-value is below ``alpha`` (ties in score are never significant);
+    better is the higher score, or the lower one of an error rate."""
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1; got {alpha}")
-    return {(a, b) for (a, b), p in corrected.items() if p < alpha and scores[a] > scores[b]}
+    sign = 1.0 if higher_is_better else -1.0
+    return {(a, b) for (a, b), p in corrected.items() if p < alpha and sign * (scores[a] - scores[b]) > 0}
 
 
-def rank_ranges(scores: Mapping[str, float], better: set[tuple[str, str]]) -> tuple[SystemRank, ...]:
+def rank_ranges(
+    scores: Mapping[str, float], better: set[tuple[str, str]], higher_is_better: bool = True
+) -> tuple[SystemRank, ...]:
     """Rank range and cluster of every system, best score first (definitions in the module docstring)."""
-    ordered = sorted(scores, key=lambda name: -scores[name])
+    sign = -1.0 if higher_is_better else 1.0
+    ordered = sorted(scores, key=lambda name: sign * scores[name])
     n = len(ordered)
     above = {name: sum((other, name) in better for other in ordered) for name in ordered}
     below = {name: sum((name, other) in better for other in ordered) for name in ordered}
@@ -264,7 +289,8 @@ def rank_systems(
     """Rank ranges of a comparison's systems and the corrected p-values they rest on."""
     corrected = corrected_p_values(comparison.p_values, comparison.names, correction)
     scores = dict(zip(comparison.names, comparison.scores, strict=True))
-    return rank_ranges(scores, significantly_better(corrected, scores, alpha)), corrected
+    better = significantly_better(corrected, scores, alpha, comparison.higher_is_better)
+    return rank_ranges(scores, better, comparison.higher_is_better), corrected
 
 
 #: Two sentence scores closer than this (0-100 scale) are a tie: the rounding of float arithmetic, not a difference.

@@ -167,6 +167,14 @@ def too_long_for_ter(
     return None
 
 
+def systems_too_long_for_ter(
+    systems: Sequence[Sequence[str]], streams: Sequence[Sequence[str | None]], limits: Limits = LIMITS
+) -> Message | None:
+    """:func:`too_long_for_ter` for several systems scored in one request: their words add up."""
+    every = [hypothesis for hypotheses in systems for hypothesis in hypotheses]
+    return too_long_for_ter(every, [list(stream) * len(systems) for stream in streams], limits)
+
+
 def bootstrap_totals(stats: FloatArray, n_samples: int, seed: int) -> NDArray[np.float32]:
     """The summed statistics (n_samples x 2) of resampled corpora, drawn as sacreBLEU does for its interval:
     segments drawn with ``numpy.random.default_rng(seed)``, statistics summed in float32."""

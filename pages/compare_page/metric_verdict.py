@@ -14,6 +14,7 @@ from bleu_core.corpus.diagnosis import CorpusAnalysis
 from bleu_core.i18n import text
 from bleu_core.limits import LIMITS, LimitExceeded
 from bleu_core.options import BleuOptions
+from bleu_core.stats.ter import systems_too_long_for_ter
 from pages.compare_page import metric_views
 from pages.compare_page import report as compare_report
 from pages.compare_page.verdict import TestSettings, correction_name, test_controls, test_name
@@ -109,6 +110,11 @@ def render_metrics(
         st.info(t("metrics_verdict.too_many_segments", segments=f"{segments:,}", limit=f"{LIMITS.chrf_segments:,}"))
         return
     shown = metric_views.chosen_metrics(choice)
+    if "ter" in shown and (reason := systems_too_long_for_ter(list(systems.values()), references, LIMITS)) is not None:
+        st.info(reason.render(language()))
+        shown = tuple(name for name in shown if name != "ter")
+        if not shown:
+            return
     try:
         verdicts = [metric_verdict(key, systems, references, settings, name, chosen) for name in shown]
         # the disagreements always include BLEU, the page's first metric
@@ -117,6 +123,8 @@ def render_metrics(
         st.error(refusal.reason.render(language()))
         return
     st.markdown("\n".join(f"- {metric_views.summary_line(v, language())}" for v in verdicts))
+    if "ter" in shown:
+        st.caption(t("metrics_verdict.ter_note"))
     frame = metric_views.metric_frame(verdicts)
     shown_frame = metric_views.display_frame(frame, language())
     formats = {text(COLUMN_SCORE, language()): "%.2f"}

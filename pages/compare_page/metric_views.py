@@ -1,4 +1,4 @@
-"""The verdict in several metrics (BLEU, chrF, chrF++): one table side by side and the metrics' disagreements.
+"""The verdict in several metrics (BLEU, chrF, chrF++, TER): one table side by side and the metrics' disagreements.
 
 No Streamlit calls.  The data keeps English column names (for CSV); system names are user text, escaped by the
 caller where Markdown renders them.
@@ -19,13 +19,13 @@ from pages.shared.views import md_escape
 
 Escape = Callable[[str], str]
 
-#: The choices of the metric control; "all" puts the three side by side.
-CHOICES = ("bleu", "chrf", "chrf++", "all")
+#: The choices of the metric control; "all" puts the four side by side.
+CHOICES = ("bleu", "chrf", "chrf++", "ter", "all")
 
 
 def chosen_metrics(choice: str) -> tuple[str, ...]:
     """The metrics (keys of :data:`bleu_core.compare.metrics.METRICS`) a choice shows."""
-    return ("bleu", "chrf", "chrf++") if choice == "all" else (choice,)
+    return CHOICES[:-1] if choice == "all" else (choice,)
 
 
 @dataclass(frozen=True)

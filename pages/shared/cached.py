@@ -18,7 +18,7 @@ import streamlit as st
 
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
 from bleu_core.api import check_corpus
-from bleu_core.compare.metrics import ChrfMetric, metric
+from bleu_core.compare.metrics import ChrfMetric, metric, metric_tables
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
@@ -41,8 +41,6 @@ from bleu_core.gaps.waterfall import (
 )
 from bleu_core.options import make_options
 from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segment_scores
-from bleu_core.stats.chrf import prepare_references as prepare_chrf_references
-from bleu_core.stats.chrf import segment_statistics as chrf_segment_statistics
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
 from bleu_core.stats.ter import TerOptions
 from bleu_core.stats.ter import corpus_and_segment_scores as ter_corpus_and_segment_scores
@@ -228,13 +226,9 @@ def comparison_cached(
 def metric_tables_cached(
     key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], name: str, lowercase: bool
 ) -> dict[str, np.ndarray]:
-    """chrF or chrF++ statistics of every system (:data:`bleu_core.compare.metrics.METRICS`); references checked
-    once.  A few entries: each holds segments x 3 x orders integers per system."""
-    chosen = metric(name, make_options(lowercase=lowercase))
-    if not isinstance(chosen, ChrfMetric):
-        raise ValueError(f"{name!r} has no statistics table here; BLEU's are SegmentStats")
-    prepared = prepare_chrf_references(_references, chosen.options)
-    return {system: chrf_segment_statistics(hyps, prepared, chosen.options) for system, hyps in _systems.items()}
+    """chrF, chrF++ or TER statistics of every system (:func:`bleu_core.compare.metrics.metric_tables`).  A few
+    entries: each holds segments x 3 x orders integers per system (chrF)."""
+    return metric_tables(name, _systems, _references, make_options(lowercase=lowercase))[1]
 
 
 def metric_comparison_cached(
@@ -257,7 +251,7 @@ def metric_comparison_cached(
         ("metric_comparison", key, name, options.lowercase, baseline, test, n_samples, seed),
         lambda: compare_metric(
             tables,
-            metric(name, options),
+            metric(name, options, len(references)),
             baseline=baseline,
             test=test,
             n_samples=n_samples,

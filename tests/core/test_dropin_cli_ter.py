@@ -6,12 +6,15 @@ the signature is masked, as in :mod:`tests.core.test_dropin_cli`.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+from sacrebleu.metrics.ter import TER
+from sacrebleu.significance import PairedTest
 
-from tests.conftest import Pair
+from tests.conftest import Pair, read_plain
 from tests.core.test_dropin_cli import SACREBLEU, assert_same, drop_in_folder, run_both
 
 pytestmark = pytest.mark.skipif(not Path(SACREBLEU).exists(), reason="the sacrebleu command is not installed")
@@ -106,14 +109,58 @@ def test_standard_input_columns(folder: Path) -> None:
     assert ours == theirs
 
 
+PAIRED = [
+    "-m ter --paired-bs -pbsn 150 -f text",
+    "-m ter --paired-bs -pbsn 100 -f latex -sh",
+    "-m bleu ter --paired-bs -pbsn 100 -f text",
+    "-m ter chrf bleu --paired-bs -pbsn 100 -f text -w 3",
+    "-m ter --ter-normalized --ter-case-sensitive --paired-bs -pbsn 120 -f text",
+    "-m ter --paired-ar -parn 200",
+    "-m ter --paired-ar -parn 200 -f text",
+    "-m bleu chrf ter --paired-ar -parn 150 -f latex",
+    "-m ter --ter-no-punct --ter-asian-support --paired-ar -parn 100",
+]
+
+
+@pytest.mark.parametrize("flags", PAIRED)
+def test_paired_tests(folder: Path, flags: str) -> None:
+    """Paired tests on TER, alone and beside the others: its scores are float32 in a bootstrap, as sacreBLEU's."""
+    assert_same(["ref.txt", "-i", "a.txt", "b.txt", "c.txt", *flags.split()], cwd=folder)
+    assert_same(["ref.txt", "ref2.txt", "-i", "c.txt", "a.txt", *flags.split()], cwd=folder)
+
+
+def test_paired_bootstrap_json_holds_sacrebleus_numbers(folder: Path) -> None:
+    """sacreBLEU's command fails on this JSON (float32 means); ours prints its PairedTest's numbers as floats."""
+    args = ["ref.txt", "-i", "a.txt", "b.txt", "c.txt", "-m", "ter", "--paired-bs", "-pbsn", "100"]
+    theirs, ours = run_both(args, cwd=folder)
+    assert theirs[0] == 1 and ours[0] == 0
+    refs = read_plain(folder / "ref.txt")
+    systems = [(name, read_plain(folder / name)) for name in ("a.txt", "b.txt", "c.txt")]
+    _, scores = PairedTest(systems, {"TER": TER(references=[refs])}, None, "bs", 100)()
+    printed = json.loads(ours[1])
+    for row, result in zip(printed, scores["TER"], strict=True):
+        got = row["TER"]
+        assert got["score"] == result.score and got["p_value"] == result.p_value
+        assert got["mean"] == float(result.mean) and got["ci"] == float(result.ci)
+
+
 @pytest.mark.parametrize(
-    "flags", ["-m ter --paired-bs -i a.txt b.txt", "-m bleu ter --paired-ar -i a.txt b.txt", "-m ter --statistics"]
+    "flags",
+    [
+        "-m ter --paired-bs -i a.txt b.txt",
+        "-m bleu ter --paired-ar -i a.txt b.txt",
+        "-m ter --statistics",
+        "-m ter --tags ref.txt",
+    ],
 )
 def test_refused_with_a_message(folder: Path, flags: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """Paired tests score BLEU only here: with TER they are refused in one line, naming TER."""
+    """What TER does not have here is refused in one line, naming TER: paired tests with three references
+    (sacreBLEU sums thirds of words in float32, in its own order), statistics records, labels."""
     from bleu_core.cli.main import run
 
     args = ["ref.txt", *flags.split()]
+    if "--paired" in flags:
+        args[1:1] = ["ref2.txt", "ref.txt"]
     if "-i" not in args:
         args += ["-i", "a.txt"]
     cwd = os.getcwd()

@@ -199,7 +199,7 @@ def test_limits_count_a_metrics_columns() -> None:
 def test_metric_names_and_bad_tables() -> None:
     assert [metric(name).name for name in ("bleu", "chrf", "chrf++")] == ["BLEU", "chrF2", "chrF2++"]
     with pytest.raises(ValueError, match="unknown metric"):
-        metric("ter")
+        metric("meteor")
     tables = _tables(chrf.ChrfOptions(), SYSTEMS, REFS)
     with pytest.raises(ValueError, match="columns"):
         compare_metric(tables, ChrfMetric(chrf.ChrfOptions(word_order=2)), n_samples=10)

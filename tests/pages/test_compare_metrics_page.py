@@ -1,4 +1,4 @@
-"""AppTest: the Compare page's metric choice (chrF, chrF++, all side by side) and the metrics' disagreements.
+"""AppTest: the Compare page's metric choice (chrF, chrF++, TER, all side by side) and the metrics' disagreements.
 
 Every number shown is recomputed by another route: sacreBLEU's ``PairedTest`` with each system as the baseline
 (p-values), Holm's correction written out, sacreBLEU's ``CHRF`` scoring the resampled segment indices (the
@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.metrics.ter import TER
 from sacrebleu.significance import PairedTest
 from streamlit.testing.v1 import AppTest
 
@@ -38,7 +39,7 @@ SYSTEMS = {
 }
 # Every word misspelled: BLEU finds almost nothing, chrF most characters (so the two metrics disagree).
 SYSTEMS["typos"] = [" ".join(word + word[-1] for word in line.split()) for line in REFS[0]]
-METRICS = {"BLEU": BLEU(), "chrF2": CHRF(), "chrF2++": CHRF(word_order=2)}
+METRICS = {"BLEU": BLEU(), "chrF2": CHRF(), "chrF2++": CHRF(word_order=2), "TER": TER()}
 SAMPLES = 1000
 SEED = 12345
 
@@ -104,8 +105,14 @@ def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPat
         scores, p_values = pairwise(scorer)
         corrected = _holm(p_values | {(b, a): p for (a, b), p in p_values.items()}, list(SYSTEMS))
         assert dict(table["score"]) == pytest.approx(scores, abs=1e-9)
-        ordered = sorted(SYSTEMS, key=lambda name: -scores[name])
-        better = {(a, b) for a in SYSTEMS for b in SYSTEMS if corrected.get((a, b), 1) < 0.05 and scores[a] > scores[b]}
+        sign = -1 if label == "TER" else 1  # an error rate: the lower score is the better one
+        ordered = sorted(SYSTEMS, key=lambda name: -sign * scores[name])
+        better = {
+            (a, b)
+            for a in SYSTEMS
+            for b in SYSTEMS
+            if corrected.get((a, b), 1) < 0.05 and sign * (scores[a] - scores[b]) > 0
+        }
         cluster, clusters = 1, {}
         for k, name in enumerate(ordered):
             clusters[name] = cluster
@@ -192,3 +199,33 @@ def test_too_many_segments_for_chrf_is_said_not_computed(monkeypatch: pytest.Mon
     assert not at.exception
     assert any("chrF's paired tests are offered up to 3" in plain(i.value) for i in at.info)
     assert not any(catalog("en")["metrics_verdict.col_metric"] in d.value.columns for d in at.dataframe)
+
+
+def test_ter_alone_in_chinese_lowest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TER's table runs from the lowest score, which is the default baseline's when the user picks it; the note
+    says lower is better; every label is translated."""
+    at = upload(page_in("zh", monkeypatch))
+    at.radio(key="cmp_metric").set_value("ter").run()
+    assert not at.exception
+    zh = catalog("zh")
+    frame = metric_table(at, "zh")
+    real = {k: TER().corpus_score(v, REFS).score for k, v in SYSTEMS.items()}
+    assert list(frame[zh["verdict.col_system"]]) == sorted(SYSTEMS, key=real.__getitem__)
+    assert dict(zip(frame[zh["verdict.col_system"]], frame[zh["metrics_verdict.col_score"]], strict=True)) == (
+        pytest.approx(real, abs=1e-9)
+    )
+    assert any(plain(zh["metrics_verdict.ter_note"]) == plain(c.value) for c in at.caption)
+    assert untranslated(rendered_labels(at), allowed=(*SYSTEMS, "TER")) == {}
+
+
+def test_too_many_words_for_ter_is_said_and_the_others_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleu_core.limits import Limits
+    from pages.compare_page import metric_verdict
+
+    monkeypatch.setattr(metric_verdict, "LIMITS", Limits(ter_words=20))
+    at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.radio(key="cmp_metric").set_value("all").run()
+    assert not at.exception
+    words = sum(len(line.split()) for lines in SYSTEMS.values() for line in lines)
+    assert any(f"the hypotheses have {words} words, more than the 20" in plain(i.value) for i in at.info)
+    assert set(metric_table(at)["metric"]) == {"BLEU", "chrF2", "chrF2++"}
