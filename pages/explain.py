@@ -464,8 +464,12 @@ def main() -> None:
             st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
             present.leave_button(S.PRESENT)
     else:
-        st.title(t("explain.title"))
-        st.caption(t("explain.caption"))
+        if metric == "bleu":
+            st.title(t("explain.title"))
+            st.caption(t("explain.caption"))
+        else:
+            st.title(t("explain.title_chrf", metric=chrf_view.metric_name(metric, language())))
+            st.caption(t("explain.caption_chrf"))
         metric = chrf_view.metric_switch()
         way_back()  # opened from a Corpus segment: the button back to it
         for problem in problems:

@@ -88,8 +88,10 @@ def test_switch_to_chrf_shows_sacrebleus_score_and_counter_numbers(metric: str, 
         assert f"P = {p:.4f}, R = {r:.4f}" in shown
         assert f"{expected:.4f}" == f"{100 * 5 * p * r / (4 * p + r):.4f}"
     assert at.query_params["metric"] == metric
+    assert [title.value for title in at.title] == [f"Explain {name}, step by step"]  # the page names its metric
     at.radio(key="ex_metric").set_value("bleu").run()
     assert "BLEU (0–1)" in metrics(at) and "metric" not in at.query_params
+    assert [title.value for title in at.title] == ["Explain BLEU, step by step"]
 
 
 def test_chinese_interface_in_chrf_shows_only_chinese_labels() -> None:
@@ -97,6 +99,7 @@ def test_chinese_interface_in_chrf_shows_only_chinese_labels() -> None:
     assert not at.exception
     expected = sacre("猫坐在垫子上。", ["猫在垫子上坐着。"], 2)
     assert metrics(at)["chrF++"] == f"{expected:.4f}"
+    assert [title.value for title in at.title] == ["逐步讲解 chrF++"]
     labels = rendered_labels(at)
     assert text("chrf.beta_line", "zh") in "\n".join(labels)
     assert untranslated(labels) == {}
