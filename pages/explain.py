@@ -178,10 +178,10 @@ def initialize() -> list[str]:
 
 def weight_buttons() -> None:
     ss = st.session_state
-    cols = st.columns(3)
-    cols[0].button(t("explain.equal"), on_click=on_weights, args=("uniform",), help=t("explain.equal_help"))
-    cols[1].button(t("explain.bleu_k"), on_click=on_weights, args=("cumulative",), help=t("explain.bleu_k_help"))
-    cols[2].button(t("explain.k_gram"), on_click=on_weights, args=("individual",), help=t("explain.k_gram_help"))
+    row = st.container(horizontal=True, wrap=True)  # each button as wide as its label; a long one wraps, not cut
+    row.button(t("explain.equal"), on_click=on_weights, args=("uniform",), help=t("explain.equal_help"))
+    row.button(t("explain.bleu_k"), on_click=on_weights, args=("cumulative",), help=t("explain.bleu_k_help"))
+    row.button(t("explain.k_gram"), on_click=on_weights, args=("individual",), help=t("explain.k_gram_help"))
     ss.setdefault("ex_k", min(2, ss[S.MAX_N]))
     st.number_input(t("explain.shortcuts"), 1, S.MAX_ORDER_LIMIT, key="ex_k")
     notice = ss.get(S.NOTICE)
