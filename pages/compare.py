@@ -303,7 +303,7 @@ def render(
 def main() -> None:
     """The page: systems and references, the verdict and the detail views, then the link."""
     ensure_app_navigation()
-    link_slot = share.place(files=True)
+    link_slot = share.place("compare")
     st.title(t("compare.title"))
     st.caption(t("compare.caption"))
     systems, references, source = read_inputs()

@@ -199,7 +199,7 @@ def render_page() -> None:
 def main() -> None:
     """The page: inputs, the score and the chosen view, then the link."""
     ensure_app_navigation()
-    link_slot = share.place(files=True)  # the top of the sidebar; filled once the page is drawn
+    link_slot = share.place("corpus")  # the top of the sidebar; filled once the page is drawn
     render_page()
     link_slot.fill()
 

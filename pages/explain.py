@@ -449,7 +449,7 @@ def main() -> None:
         keep_values()  # the walkthrough's text and settings wait for the way back
         exercise.render_exercise()
         st.stop()
-    link_slot = share.place()
+    link_slot = share.place("explain")
     problems = initialize()
     keep_values()
     options, raw_weights = sidebar()

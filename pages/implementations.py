@@ -278,7 +278,7 @@ def sync_query(mode: str, first: str, second: str, order: str, candidate: str, r
 def main() -> None:
     """The page: the pair of tools, sentence or corpus mode, then the link."""
     ensure_app_navigation()
-    link_slot = share.place(files=True)
+    link_slot = share.place("implementations")
     st.title(t("implementations.title"))
     st.caption(t("implementations.caption"))
     for problem in defaults():

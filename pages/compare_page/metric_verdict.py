@@ -26,13 +26,19 @@ COLUMN_SCORE = metric_views.COLUMNS["score"]
 
 
 def metric_choice() -> str:
-    """The metric control: BLEU (the full verdict below), chrF, chrF++ or all three side by side."""
+    """The metric control: BLEU (the full verdict below), chrF, chrF++, TER or all side by side.  A shared link
+    carries it (``?metric=ter``; BLEU, the default, is left out); an unknown value is ignored with a warning."""
     current = language()
+    if METRIC not in st.session_state:
+        wanted = st.query_params.get("metric", "bleu")
+        st.session_state[METRIC] = wanted if wanted in metric_views.CHOICES else "bleu"
+        if wanted not in metric_views.CHOICES:
+            st.warning(t("metrics_verdict.link_ignored", value=views.md_escape(wanted)))
 
     def label(choice: str) -> str:
         return text(f"metrics_verdict.metric_{choice.replace('+', 'p')}", current)
 
-    return str(
+    choice = str(
         st.radio(
             t("metrics_verdict.metric"),
             list(metric_views.CHOICES),
@@ -42,6 +48,11 @@ def metric_choice() -> str:
             help=t("metrics_verdict.metric_help"),
         )
     )
+    if choice == "bleu":
+        st.query_params.pop("metric", None)
+    elif st.query_params.get("metric") != choice:
+        st.query_params["metric"] = choice
+    return choice
 
 
 def _comparison(

@@ -51,11 +51,7 @@ class LinkSlot:
                 st.caption(t(self.note))
 
 
-def place(where: Any = None, files: bool = False) -> LinkSlot:
-    """Reserve the control's place (default: here in the sidebar); ``files``: say that uploads are not in it."""
-    return LinkSlot(st.sidebar if where is None else where, "share.files" if files else None)
-
-
-def copy_link(where: Any = None, files: bool = False) -> None:
-    """The control, drawn now: for a page whose link no longer changes in this run."""
-    place(where, files).fill()
+def place(page: str, where: Any = None) -> LinkSlot:
+    """Reserve the control's place (default: here in the sidebar); ``page`` names the note that says what the link
+    holds (``share.{page}``: what a page writes to its query, and what it leaves out)."""
+    return LinkSlot(st.sidebar if where is None else where, f"share.{page}")

@@ -229,3 +229,20 @@ def test_too_many_words_for_ter_is_said_and_the_others_shown(monkeypatch: pytest
     words = sum(len(line.split()) for lines in SYSTEMS.values() for line in lines)
     assert any(f"the hypotheses have {words} words, more than the 20" in plain(i.value) for i in at.info)
     assert set(metric_table(at)["metric"]) == {"BLEU", "chrF2", "chrF2++"}
+
+
+def test_the_link_carries_the_metric() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.query_params["metric"] = "ter"
+    at.run()
+    assert not at.exception and at.radio(key="cmp_metric").value == "ter"
+    assert set(metric_table(at)["metric"]) == {"TER"}
+    at.radio(key="cmp_metric").set_value("chrf++").run()
+    assert at.query_params["metric"] == "chrf++"
+    at.radio(key="cmp_metric").set_value("bleu").run()
+    assert "metric" not in at.query_params
+    bad = AppTest.from_file(PAGE, default_timeout=180)
+    bad.query_params["metric"] = "<b>meteor</b>"
+    bad.run()
+    assert not bad.exception and bad.radio(key="cmp_metric").value == "bleu"
+    assert any("metric “<b>meteor</b>”" in plain(w.value) for w in bad.warning)

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bleu_core.i18n import text
 from bleu_core.teach.explain import explain
 from pages.explain_page import present
 from pages.shared import views
@@ -226,4 +227,6 @@ def test_other_pages_have_the_copy_link(name: str) -> None:
     at.run()
     assert not at.exception
     assert link_query(at)["lang"] == ["zh"]
-    assert any(c.value == "此页面当前状态（设置和界面语言）的链接。用框右侧的按钮复制。" for c in at.caption)
+    captions = [c.value for c in at.caption]
+    assert "此页面的链接。用框右侧的按钮复制。" in captions
+    assert text(f"share.{name}", "zh") in captions  # what the link holds on that page, and what it leaves out
