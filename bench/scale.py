@@ -123,20 +123,13 @@ def _median(values: list[float]) -> float:
     return ordered[len(ordered) // 2]
 
 
-def cluster_without_trim_threshold(workers: int) -> Any:
-    """A LocalCluster of ``workers`` single-thread processes, without Dask's MALLOC_TRIM_THRESHOLD_ for workers.
-
-    distributed sets MALLOC_TRIM_THRESHOLD_=65536 in every worker it spawns; setting it at all turns off
-    glibc's sliding mmap threshold, so every array above 128 kB is mapped and unmapped afresh, and counting
-    took 2.2 times as long (measured on one 62,500-row partition).  Unsetting it is the cluster owner's
-    choice (here, the benchmark's), documented in the README; bleu_core itself never changes it.
-    """
-    import dask
+def user_cluster(workers: int) -> Any:
+    """A LocalCluster of ``workers`` single-thread processes, as a user makes one (Dask's own settings: its nanny
+    sets MALLOC_TRIM_THRESHOLD_=65536 in every worker, which fixes glibc's thresholds; the engine then counts in
+    small chunks, :func:`bleu_core.stats.counting.chunk_segments_default`)."""
     from distributed import LocalCluster
 
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-        # The nannies read the setting when they start, so it needs to hold only while the cluster is made.
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
 
 
 def _timed_dask(path: Path) -> tuple[float, float, Any]:
@@ -176,7 +169,7 @@ def bench_dask(
     ours: list[float] = []
     busy: list[float] = []
     theirs: list[float] = []
-    with cluster_without_trim_threshold(2) as cluster, Client(cluster):
+    with user_cluster(2) as cluster, Client(cluster):
         bleu_dask.corpus_bleu(dd.read_parquet(path).head(2000, compute=False))  # imports in the workers
         for _ in range(repeat):
             wall, worked, distributed_result = _timed_dask(path)

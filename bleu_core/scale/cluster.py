@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from bleu_core.options import BleuOptions
 from bleu_core.scale.worker_files import FilePlan, check_lengths, plan_files, ranges, read_lines_at
-from bleu_core.stats.counting import CHUNK_SEGMENTS, score_chunk
+from bleu_core.stats.counting import chunk_segments_default, score_chunk
 from bleu_core.stats.segment_stats import SegmentStats
 
 if TYPE_CHECKING:
@@ -58,8 +58,9 @@ def count_files(
     texts = [read_lines_at(path, start, stop, first_line) for path, start, stop in spans]
     refs, systems = texts[:n_refs], texts[n_refs:]
     found: list[list[SegmentStats]] = [[] for _ in systems]
-    for at in range(0, len(refs[0]), CHUNK_SEGMENTS):
-        part = slice(at, at + CHUNK_SEGMENTS)
+    size = chunk_segments_default()  # Dask's workers fix malloc's thresholds: small chunks there
+    for at in range(0, len(refs[0]), size):
+        part = slice(at, at + size)
         for k, stats in enumerate(
             count_chunk([h[part] for h in systems], [r[part] for r in refs], options, per_segment)
         ):
