@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from bleu_core.compare.ranking import CORRECTIONS
 from bleu_core.compare.significance import DEFAULT_SEED
 from bleu_core.compare.slices import LabelTest, SliceScores, TagsError
 from bleu_core.limits import LIMITS, LimitExceeded
@@ -14,7 +15,7 @@ from bleu_core.options import BleuOptions
 from bleu_core.teach.examples import DEMO_TAGS
 from bleu_core.text.reader import InputFileError
 from pages.compare_page import label_views
-from pages.compare_page.verdict import BASELINE, DEFAULT_SAMPLES, TESTS, TestSettings, test_name
+from pages.compare_page.verdict import BASELINE, DEFAULT_SAMPLES, TESTS, TestSettings, correction_name, test_name
 from pages.shared import cached, charts, controls, views
 from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t
@@ -26,7 +27,7 @@ KEPT_TAGS = S.KEPT + "cmp_tags"
 
 
 def chosen_test(names: list[str]) -> TestSettings:
-    """The verdict's baseline, test, samples, seed and α as its controls (drawn above) hold them."""
+    """The verdict's baseline, test, samples, seed, α and correction as its controls (drawn above) hold them."""
     ss = st.session_state
     baseline = ss.get(BASELINE)
     test = ss.get("cmp_test")
@@ -37,7 +38,7 @@ def chosen_test(names: list[str]) -> TestSettings:
         int(ss.get(f"cmp_samples_{test}", DEFAULT_SAMPLES[test])),
         int(ss.get("cmp_seed", DEFAULT_SEED)),
         float(ss.get("cmp_alpha", 0.05)),
-        "holm",
+        str(correction) if (correction := ss.get("cmp_correction")) in CORRECTIONS else "holm",
     )
 
 
@@ -120,6 +121,7 @@ def _tests(
                 chosen.test,
                 chosen.n_samples,
                 chosen.seed,
+                chosen.correction,
             )
     except LimitExceeded as refusal:  # refused before any draw; the scores are still shown
         st.error(refusal.reason.render(language()), icon=":material/error:")  # numbers only, no user text
@@ -127,7 +129,8 @@ def _tests(
 
 
 def _summary(scores: SliceScores, tests: tuple[LabelTest, ...] | None, chosen: TestSettings) -> None:
-    """What the table holds, and a note when Holm over that many tests cannot reach α with these samples."""
+    """What the table holds, and a note when the correction over that many tests cannot reach α with these
+    samples."""
     st.caption(
         t(
             "slices.compare.summary",
@@ -139,11 +142,20 @@ def _summary(scores: SliceScores, tests: tuple[LabelTest, ...] | None, chosen: T
             seed=chosen.seed,
             pairs=len(tests or ()),
             alpha=chosen.alpha,
+            correction=correction_name(chosen.correction),
         )
     )
-    if tests and (chosen.n_samples + 1) * chosen.alpha <= len(tests):
-        needed = int(len(tests) / chosen.alpha) + 1  # then N + 1 > m / α: Holm's first step can pass
-        st.info(t("slices.compare.too_few_samples", samples=chosen.n_samples, tests=len(tests), needed=needed))
+    if tests and chosen.correction != "none" and (chosen.n_samples + 1) * chosen.alpha <= len(tests):
+        needed = int(len(tests) / chosen.alpha) + 1  # then N + 1 > m / α: Holm's (Bonferroni's) first step can pass
+        st.info(
+            t(
+                "slices.compare.too_few_samples",
+                samples=chosen.n_samples,
+                tests=len(tests),
+                needed=needed,
+                correction=correction_name(chosen.correction),
+            )
+        )
 
 
 def show_by_label(

@@ -449,12 +449,13 @@ def slice_tests_cached(
     test: str,
     n_samples: int,
     seed: int,
+    correction: str = "holm",
 ) -> tuple[LabelTest, ...]:
-    """The baseline against every other system on each label, Holm-corrected over labels x systems (refused past
-    the limits before any draw: :class:`~bleu_core.limits.LimitExceeded`)."""
+    """The baseline against every other system on each label, corrected over labels x systems (refused past the
+    limits before any draw: :class:`~bleu_core.limits.LimitExceeded`)."""
     stats, _ = _systems_stats(key, systems, references, options)
     return _remember(
-        ("slice_tests", key, tags_key, options, baseline, test, n_samples, seed),
+        ("slice_tests", key, tags_key, options, baseline, test, n_samples, seed, correction),
         lambda: slice_tests(
             read_tags(tags, len(references[0])),
             _baseline_first(stats, baseline),
@@ -462,6 +463,7 @@ def slice_tests_cached(
             test=test,
             n_samples=n_samples,
             seed=seed,
+            correction=correction,
         ),
     )
 

@@ -51,8 +51,10 @@ def holm(p_values: list[float]) -> list[float]:
     return adjusted
 
 
-def expected_rows(tags: list[str], baseline: str, test: str, samples: int, lang: str = "en") -> list[dict[str, object]]:
-    """The table as sacreBLEU computes it on each label's lines, the baseline first; Holm by hand."""
+def expected_rows(
+    tags: list[str], baseline: str, test: str, samples: int, lang: str = "en", correction: str = "holm"
+) -> list[dict[str, object]]:
+    """The table as sacreBLEU computes it on each label's lines, the baseline first; the correction by hand."""
     names = [baseline, *(n for n in SYSTEMS if n != baseline)]
     rows: list[dict[str, object]] = []
     for label in dict.fromkeys(tags):
@@ -78,7 +80,9 @@ def expected_rows(tags: list[str], baseline: str, test: str, samples: int, lang:
                 }
             )
     tested = [r for r in rows if r["p-value"] is not None]
-    for row, corrected in zip(tested, holm([float(r["p-value"]) for r in tested]), strict=True):  # type: ignore[arg-type]
+    raw = [float(r["p-value"]) for r in tested]  # type: ignore[arg-type]
+    adjusted = {"holm": holm(raw), "bonferroni": [min(1.0, len(raw) * p) for p in raw], "none": raw}[correction]
+    for row, corrected in zip(tested, adjusted, strict=True):
         row["corrected"] = corrected
         delta = float(row["Δ BLEU"])  # type: ignore[arg-type]
         row["mark"] = "≈" if corrected >= 0.05 or delta == 0 else ("▲" if delta > 0 else "▼")
@@ -133,6 +137,19 @@ def test_the_verdicts_baseline_and_test_are_followed() -> None:
     table = label_table(at)
     assert table is not None
     assert_table(table, expected_rows(list(DEMO_TAGS), "literal", "ar", 2000))
+
+
+@pytest.mark.parametrize("correction", ["bonferroni", "none"])
+def test_the_verdicts_correction_is_followed(correction: str) -> None:
+    at = page()
+    at.selectbox(key="cmp_correction").set_value(correction).run()
+    at.toggle(key="cmp_tags_example").set_value(True).run()
+    assert not at.exception
+    table = label_table(at)
+    assert table is not None
+    assert_table(table, expected_rows(list(DEMO_TAGS), "careful", "bs", 1000, correction=correction))
+    name = {"bonferroni": "Bonferroni", "none": "none (raw p-values)"}[correction]
+    assert any(f"corrected: {name} over all 10 tests" in c.value for c in at.caption)
 
 
 def test_hostile_labels_are_text_and_the_file_is_kept() -> None:
