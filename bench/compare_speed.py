@@ -31,7 +31,7 @@ from pathlib import Path
 from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import make_options, prepare_references, segment_statistics
-from bleu_core.compare.metrics import metric_tables
+from bleu_core.compare.metrics import chrf_tables_of, metric, metric_tables
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import compare_from_stats, rank_systems, ranking_samples
 from bleu_core.corpus.diagnosis import analyze_corpus
@@ -107,10 +107,13 @@ def metrics_time(systems: dict[str, list[str]], reference: list[str], tokenize: 
     bleu = compare_from_stats(stats, options, n_samples=1000)
     ranked = bleu if n_rank == 1000 else compare_from_stats(stats, options, n_samples=n_rank)
     verdicts = [metric_views.MetricVerdict("BLEU", bleu, *rank_systems(ranked, 0.05, "holm"))]
+    _, wider = metric_tables("chrf++", systems, [reference], options)
     for name in ("chrf", "chrf++", "ter"):
         if name == "ter" and systems_too_long_for_ter(list(systems.values()), [reference]) is not None:
             continue  # refused by the limits policy, as the page says
-        scorer, tables = metric_tables(name, systems, [reference], options)
+        scorer, tables = (metric(name, options), wider) if name != "ter" else metric_tables(name, systems, [reference])
+        if name == "chrf":  # as the page: chrF's statistics cut from chrF++'s
+            tables = chrf_tables_of(wider, scorer.options)  # type: ignore[attr-defined]
         comparison = compare_metric(tables, scorer, n_samples=1000)
         ranked = comparison if n_rank == 1000 else compare_metric(tables, scorer, n_samples=n_rank)
         verdicts.append(metric_views.MetricVerdict(scorer.name, comparison, *rank_systems(ranked, 0.05, "holm")))

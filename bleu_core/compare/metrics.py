@@ -213,3 +213,9 @@ def metric_tables(
             for s, hyps in systems.items()
         }
     raise ValueError(f"{name!r} has no statistics table here; BLEU's are SegmentStats (bleu_table)")
+
+
+def chrf_tables_of(wider: Mapping[str, IntArray], options: chrf.ChrfOptions) -> dict[str, IntArray]:
+    """chrF's tables cut from chrF++'s of the same settings: a row holds the character orders first, and their
+    statistics do not depend on the word orders, so counting the characters once serves both metrics."""
+    return {system: np.ascontiguousarray(table[:, : 3 * options.char_order]) for system, table in wider.items()}

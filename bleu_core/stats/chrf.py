@@ -342,9 +342,10 @@ def pair_rows(
     table = np.zeros((len(segments), options.columns), dtype=np.int64)
     chars = texts if options.whitespace else ["".join(text.split()) for text in texts]
     column = 0
-    for (ids, lengths), orders in ((_code_ids(chars), options.char_order), (_word_ids(texts), options.word_order)):
+    for split, units, orders in ((_code_ids, chars, options.char_order), (_word_ids, texts, options.word_order)):
         if not orders:
-            continue
+            continue  # chrF's words are not even split
+        ids, lengths = split(units)
         for n, match in enumerate(_pair_matches(ids, lengths, orders, hyp_text, ref_text), start=1):
             ref_total = np.maximum(lengths[ref_text] - n + 1, 0)
             table[:, column + HYP] = np.where(ref_total > 0, np.maximum(lengths[hyp_text] - n + 1, 0), 0)

@@ -63,6 +63,7 @@ def _comparison(
     name: str,
     chosen: TestSettings,
     n_samples: int,
+    from_chrf_pp: bool,
 ) -> Comparison:
     bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
     try:
@@ -77,6 +78,7 @@ def _comparison(
             n_samples,
             chosen.seed,
             lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
+            from_chrf_pp,
         )
     finally:
         bar.empty()
@@ -89,15 +91,17 @@ def metric_verdict(
     settings: BleuOptions,
     name: str,
     chosen: TestSettings,
+    from_chrf_pp: bool = False,
 ) -> metric_views.MetricVerdict:
     """One metric's comparison at the chosen samples; its ranks from enough samples for the correction (when the
-    limits allow, else from the table's samples, with a warning)."""
-    comparison = _comparison(key, systems, references, settings, name, chosen, chosen.n_samples)
+    limits allow, else from the table's samples, with a warning).  ``from_chrf_pp``: chrF's statistics are cut
+    from chrF++'s (both shown)."""
+    comparison = _comparison(key, systems, references, settings, name, chosen, chosen.n_samples, from_chrf_pp)
     needed = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
     ranked = comparison
     if needed != chosen.n_samples:
         try:
-            ranked = _comparison(key, systems, references, settings, name, chosen, needed)
+            ranked = _comparison(key, systems, references, settings, name, chosen, needed, from_chrf_pp)
         except LimitExceeded as refusal:
             note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=needed, alpha=chosen.alpha)
             st.warning(refusal.reason.render(language()) + " " + note)
@@ -127,7 +131,8 @@ def render_metrics(
         if not shown:
             return
     try:
-        verdicts = [metric_verdict(key, systems, references, settings, name, chosen) for name in shown]
+        both = "chrf++" in shown
+        verdicts = [metric_verdict(key, systems, references, settings, name, chosen, both) for name in shown]
         # the disagreements always include BLEU, the page's first metric
         others = [] if "bleu" in shown else [metric_verdict(key, systems, references, settings, "bleu", chosen)]
     except LimitExceeded as refusal:  # refused before anything was drawn (bleu_core.limits)

@@ -18,7 +18,7 @@ import streamlit as st
 
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
 from bleu_core.api import check_corpus
-from bleu_core.compare.metrics import ChrfMetric, metric, metric_tables
+from bleu_core.compare.metrics import ChrfMetric, chrf_tables_of, metric, metric_tables
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
@@ -224,11 +224,21 @@ def comparison_cached(
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def metric_tables_cached(
-    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], name: str, lowercase: bool
+    key: str,
+    _systems: dict[str, list[str]],
+    _references: list[list[str | None]],
+    name: str,
+    lowercase: bool,
+    from_chrf_pp: bool = False,
 ) -> dict[str, np.ndarray]:
-    """chrF, chrF++ or TER statistics of every system (:func:`bleu_core.compare.metrics.metric_tables`).  A few
+    """chrF, chrF++ or TER statistics of every system (:func:`bleu_core.compare.metrics.metric_tables`); chrF's
+    cut from chrF++'s when ``from_chrf_pp`` (both metrics shown: the characters are counted once).  A few
     entries: each holds segments x 3 x orders integers per system (chrF)."""
-    return metric_tables(name, _systems, _references, make_options(lowercase=lowercase))[1]
+    options = make_options(lowercase=lowercase)
+    if name == "chrf" and from_chrf_pp:
+        wider = metric_tables_cached(key, _systems, _references, "chrf++", lowercase)
+        return chrf_tables_of(wider, cast(ChrfMetric, metric("chrf", options)).options)
+    return metric_tables(name, _systems, _references, options)[1]
 
 
 def metric_comparison_cached(
@@ -242,11 +252,13 @@ def metric_comparison_cached(
     n_samples: int,
     seed: int,
     progress: Progress | None = None,
+    from_chrf_pp: bool = False,
 ) -> Comparison:
-    """One metric's comparison (BLEU: :func:`comparison_cached`), from one set of sacreBLEU's draws."""
+    """One metric's comparison (BLEU: :func:`comparison_cached`), from one set of sacreBLEU's draws (chrF's
+    statistics cut from chrF++'s when ``from_chrf_pp``)."""
     if name == "bleu":
         return comparison_cached(key, systems, references, options, baseline, test, n_samples, seed, progress)
-    tables = metric_tables_cached(key, systems, references, name, options.lowercase)
+    tables = metric_tables_cached(key, systems, references, name, options.lowercase, from_chrf_pp)
     return _remember(
         ("metric_comparison", key, name, options.lowercase, baseline, test, n_samples, seed),
         lambda: compare_metric(

@@ -16,7 +16,7 @@ from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.significance import PairedTest
 
 from bleu_core import make_options
-from bleu_core.compare.metrics import BleuMetric, ChrfMetric, bleu_table, metric
+from bleu_core.compare.metrics import BleuMetric, ChrfMetric, bleu_table, chrf_tables_of, metric, metric_tables
 from bleu_core.compare.paired import compare_metric, disagreements, paired_results
 from bleu_core.compare.ranking import compare_from_stats, rank_systems
 from bleu_core.compare.significance import _system_statistics
@@ -203,3 +203,17 @@ def test_metric_names_and_bad_tables() -> None:
     tables = _tables(chrf.ChrfOptions(), SYSTEMS, REFS)
     with pytest.raises(ValueError, match="columns"):
         compare_metric(tables, ChrfMetric(chrf.ChrfOptions(word_order=2)), n_samples=10)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_chrf_cut_from_chrf_pp_is_chrf(seed: int, lowercase: bool) -> None:
+    """The Compare page counts the characters once when chrF and chrF++ are both shown."""
+    systems, refs = _random_corpus(seed)
+    options = make_options(lowercase=lowercase)
+    chrf_metric, direct = metric_tables("chrf", systems, refs, options)
+    _, wider = metric_tables("chrf++", systems, refs, options)
+    cut = chrf_tables_of(wider, chrf_metric.options)  # type: ignore[attr-defined]
+    assert direct.keys() == cut.keys()
+    for name in direct:
+        assert direct[name].shape == cut[name].shape and (direct[name] == cut[name]).all()
