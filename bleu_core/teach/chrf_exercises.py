@@ -34,6 +34,7 @@ __all__ = [
     "chrf_expected_value",
     "chrf_mistaken_values",
     "given_averages",
+    "word_unigrams",
 ]
 
 #: Every mistake code a chrF step can name (each has a sentence: ``chrf.exercise.mistake_<code>``).

@@ -16,8 +16,9 @@ from bleu_core.teach.chrf_exercises import (
     chrf_exercise_steps,
     chrf_expected_value,
     given_averages,
+    word_unigrams,
 )
-from bleu_core.teach.chrf_explain import ChrfExplanation
+from bleu_core.teach.chrf_explain import ChrfExplanation, ChrfRow
 from bleu_core.teach.exercise_checks import CHRF_WORD_KINDS, Quantity, Verdict
 from bleu_core.teach.exercises import Exercise
 from pages.shared import cached
@@ -77,26 +78,12 @@ def feedback(verdict: Verdict, plus: bool) -> None:
     st.error(t("exercise.wrong", label=name, answer=shown(verdict.quantity, verdict.answer), why=why))
 
 
-def character_table(trace: ChrfExplanation) -> None:
-    """The revealed 1-gram table: each character, its counts in the candidate and the reference, matched."""
-    rows = trace.orders[0].rows
+def ngram_table(rows: tuple[ChrfRow, ...], unit: str) -> None:
+    """A revealed 1-gram table: each unit (``unit`` names its column), its counts in the candidate and the
+    reference, matched."""
     st.dataframe(
         {
-            t("chrf.exercise.table_character"): [row.text for row in rows],
-            t("chrf.column_candidate"): [row.candidate_count for row in rows],
-            t("chrf.column_reference"): [row.reference_count for row in rows],
-            t("chrf.column_matched"): [row.matched for row in rows],
-        },
-        hide_index=True,
-    )
-
-
-def word_table(trace: ChrfExplanation) -> None:
-    """The revealed word 1-gram table of chrF++: each word as sacreBLEU splits it, its counts on both sides, matched."""
-    rows = next(order for order in trace.orders if order.kind == "word" and order.n == 1).rows
-    st.dataframe(
-        {
-            t("chrf.exercise.words.table_word"): [row.text for row in rows],
+            unit: [row.text for row in rows],
             t("chrf.column_candidate"): [row.candidate_count for row in rows],
             t("chrf.column_reference"): [row.reference_count for row in rows],
             t("chrf.column_matched"): [row.matched for row in rows],
@@ -145,9 +132,9 @@ def run_step(
             value = shown(quantity, chrf_expected_value(trace, quantity))
             st.info(t("exercise.answer", label=label(quantity, plus), value=value))
         if step[0].kind == "chrf_matches":
-            character_table(trace)
+            ngram_table(trace.orders[0].rows, t("chrf.exercise.table_character"))
         elif words(step[0]):
-            word_table(trace)
+            ngram_table(word_unigrams(trace).rows, t("chrf.exercise.words.table_word"))
     return solved or step_id in revealed
 
 

@@ -180,3 +180,15 @@ def test_the_walkthrough_in_chrf_pp_enters_the_chrf_pp_exercise() -> None:
 def test_every_word_mistake_has_a_sentence_in_both_languages() -> None:
     for language in ("en", "zh"):
         assert {f"chrf.exercise.words.mistake_{code}" for code in CHRF_WORD_MISTAKES} <= set(catalog(language))
+
+
+def test_revealed_character_step_keeps_chrfs_character_table() -> None:
+    at = own("en")
+    at.button(key=f"{prefix(at, 1)}_reveal").click()
+    at = at.run()
+    assert not at.exception
+    table = at.dataframe[-1].value
+    hyp, ref = Counter(CANDIDATE.replace(" ", "")), Counter(best_reference().replace(" ", ""))
+    expected = [*hyp, *(c for c in ref if c not in hyp)]
+    assert table.columns[0] == text("chrf.exercise.table_character")
+    assert list(table.iloc[:, 0]) == expected and list(table.iloc[:, 3]) == [min(hyp[c], ref[c]) for c in expected]
