@@ -41,9 +41,10 @@ __all__ = [
 #: What a step asks for: the clipped count and total of one order, r, BP, BLEU.
 BLEU_KINDS = ("matches", "total", "reference_length", "bp", "bleu")
 #: What a chrF step asks for (:mod:`bleu_core.teach.chrf_exercises`): an order's matches and totals, its P and R,
-#: the F-score.
+#: the F-score; chrF++ adds the word 1-grams' matches and totals.
 CHRF_KINDS = ("chrf_matches", "chrf_candidate_total", "chrf_reference_total", "chrf_precision", "chrf_recall", "chrf")
-KINDS = BLEU_KINDS + CHRF_KINDS
+CHRF_WORD_KINDS = ("chrf_word_matches", "chrf_word_candidate_total", "chrf_word_reference_total")
+KINDS = BLEU_KINDS + CHRF_KINDS + CHRF_WORD_KINDS
 #: Kinds whose answers are real numbers (checked to four decimals); the rest are whole numbers.
 DECIMAL_KINDS = frozenset(("bp", "bleu", "chrf_precision", "chrf_recall", "chrf"))
 DECIMAL_TOLERANCE = 1e-4

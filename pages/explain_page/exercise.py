@@ -39,7 +39,7 @@ SMOOTH = "exercise_smooth"
 LOADED = "exercise_loaded"
 CHECKED = "exercise_checked"  # {step id: verdicts of the last submit}
 REVEALED = "exercise_revealed"  # {step id}
-METRIC = "exercise_metric"  # "bleu" or "chrf": what the student computes
+METRIC = "exercise_metric"  # "bleu", "chrf" or "chrf++": what the student computes
 LAST_LINK = "exercise_last_link"  # the query of the exercise last shown, to come back to it from Explain
 ANY = "any"
 #: The largest seed a link may give, plus one (the seed box holds whole numbers a browser can count exactly).
@@ -76,7 +76,7 @@ def initialize() -> list[str]:
     ss[SOURCE], ss[SEED], ss[TRAP], ss[PRESET] = "generated", 1, ANY, DEFAULT_PRESET.key
     ss[CANDIDATE], ss[REFERENCES] = DEFAULT_PRESET.candidate, "\n".join(DEFAULT_PRESET.references)
     ss[MAX_N], ss[SMOOTH] = 4, "none"
-    ss[METRIC] = "chrf" if query.get("metric") in ("chrf", "chrf++") else "bleu"
+    ss[METRIC] = query.get("metric") if query.get("metric") in chrf_exercise.METRICS else "bleu"
     too_long = link_too_long({key: query.get_all(key) for key in query})
     if too_long is not None:  # refused whole: exercise 1
         ss[LOADED] = True
@@ -149,8 +149,8 @@ def link_query() -> dict[str, Any]:
     """The link of the exercise on screen (and the interface language)."""
     ss = st.session_state
     query: dict[str, Any] = {"exercise": "1"}
-    if ss.get(METRIC) == "chrf":
-        query["metric"] = "chrf"
+    if ss.get(METRIC, "bleu") != "bleu":
+        query["metric"] = ss[METRIC]
     if ss[SOURCE] == "generated":
         query["seed"] = str(ss[SEED])
         if ss[TRAP] != ANY:
@@ -346,11 +346,12 @@ def walkthrough_link(exercise: Exercise, metric: str = "bleu") -> str:
 
 def enter() -> None:
     """From the Explain page into exercise mode: the exercise last shown (its link), else exercise 1, unsolved
-    (in chrF when the walkthrough shows chrF or chrF++)."""
+    (in the walkthrough's metric: BLEU, chrF or chrF++)."""
     ss = st.session_state
     ss[LOADED] = False
     ss[CHECKED], ss[REVEALED] = {}, set()
-    first = {"exercise": "1", **({"metric": "chrf"} if ss.get(EXPLAIN_METRIC, "bleu") != "bleu" else {})}
+    metric = ss.get(EXPLAIN_METRIC, "bleu")
+    first = {"exercise": "1", **({"metric": metric} if metric in chrf_exercise.METRICS[1:] else {})}
     st.query_params.from_dict(ss.get(LAST_LINK) or with_language(first))
 
 
@@ -378,7 +379,11 @@ def render_exercise() -> None:
     ss.setdefault(CHECKED, {})
     ss.setdefault(REVEALED, set())
     exercise = choose()
-    names = {"bleu": t("chrf.exercise.metric_bleu"), "chrf": t("chrf.exercise.metric_chrf")}
+    names = {
+        "bleu": t("chrf.exercise.metric_bleu"),
+        "chrf": t("chrf.exercise.metric_chrf"),
+        "chrf++": t("chrf.exercise.words.metric_chrfpp"),
+    }
     ss.setdefault(METRIC, "bleu")
     st.radio(
         t("chrf.exercise.metric"), chrf_exercise.METRICS, format_func=names.__getitem__, key=METRIC, horizontal=True
@@ -386,9 +391,9 @@ def render_exercise() -> None:
     sync_link()
     if exercise is None:
         return
-    if ss[METRIC] == "chrf":
-        link = walkthrough_link(exercise, "chrf")
-        chrf_exercise.render(exercise, exercise_id(exercise), (ss[CHECKED], ss[REVEALED]), link)
+    if ss[METRIC] != "bleu":
+        link = walkthrough_link(exercise, ss[METRIC])
+        chrf_exercise.render(exercise, exercise_id(exercise), (ss[CHECKED], ss[REVEALED]), link, ss[METRIC])
         return
     trace = cached.explain_cached(exercise.candidate, exercise.references, exercise.options)
     show_sentences(exercise, trace)
