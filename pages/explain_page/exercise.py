@@ -371,8 +371,7 @@ def entry_button(where: Any = st) -> None:
 def render_exercise() -> None:
     """The whole exercise mode: choose an exercise, show it, and walk through its steps."""
     st.sidebar.button(t("exercise.entry.back"), icon=":material/arrow_back:", on_click=leave)
-    st.title(t("exercise.title"))
-    st.caption(t("exercise.intro"))
+    heading = st.container()  # filled once the metric is known (a link may choose it)
     for problem in initialize():
         st.warning(problem)
     ss = st.session_state
@@ -388,6 +387,14 @@ def render_exercise() -> None:
     st.radio(
         t("chrf.exercise.metric"), chrf_exercise.METRICS, format_func=names.__getitem__, key=METRIC, horizontal=True
     )
+    metric = str(ss[METRIC])
+    with heading:
+        if metric == "bleu":
+            st.title(t("exercise.title"))
+            st.caption(t("exercise.intro"))
+        else:
+            st.title(t("exercise.title_chrf", metric=names[metric]))
+            st.caption(t("exercise.intro_chrf", metric=names[metric]))
     sync_link()
     if exercise is None:
         return

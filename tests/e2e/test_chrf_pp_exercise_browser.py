@@ -28,7 +28,8 @@ def test_word_step_from_the_link(server: str, page: Any) -> None:
     )
     assert "metric=chrf%2B%2B" in query
     page.goto(f"{server}/?{query}")
-    expect(page.get_by_role("heading", name=text("exercise.title"))).to_be_visible(timeout=60_000)
+    title = text("exercise.title_chrf", metric="chrF++")  # the exercise names the metric it asks for
+    expect(page.get_by_role("heading", name=title)).to_be_visible(timeout=60_000)
     settle(page)
     expect(page.get_by_role("radio", name="chrF++")).to_be_checked()
     for _ in range(2):  # the character 1-grams, then P1 and R1

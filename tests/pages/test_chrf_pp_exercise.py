@@ -159,12 +159,15 @@ def test_revealed_word_step_shows_the_word_table_and_the_f_step_chrf_pp_averages
 def test_generated_exercise_opens_in_chrf_pp_and_the_link_carries_it() -> None:
     at = exercise_page(metric="chrf++", seed="5")
     assert not at.exception and at.radio(key="exercise_metric").value == "chrf++"
+    assert [title.value for title in at.title] == ["Exercise: compute chrF++ by hand"]
     assert at.query_params["metric"] == "chrf++" and at.query_params["seed"] == "5"
     assert urllib.parse.urlencode({"metric": at.query_params["metric"]}) == "metric=chrf%2B%2B"
     at.radio(key="exercise_metric").set_value("chrf").run()
     assert at.query_params["metric"] == "chrf" and any(str(s.key).endswith("_chrf_1_check") for s in at.button)
+    assert [title.value for title in at.title] == ["Exercise: compute chrF by hand"]
     at.radio(key="exercise_metric").set_value("bleu").run()
     assert "metric" not in at.query_params
+    assert [title.value for title in at.title] == ["Exercise: compute BLEU by hand"]
 
 
 def test_the_walkthrough_in_chrf_pp_enters_the_chrf_pp_exercise() -> None:
