@@ -1,10 +1,11 @@
-"""The verdict in chrF, chrF++ or all three metrics side by side, and where the metrics disagree on the ranking."""
+"""The verdict in chrF, chrF++, TER or all metrics side by side, and where the metrics disagree on the ranking."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
+import pandas as pd
 import streamlit as st
 
 from bleu_core.compare.metrics import metric
@@ -163,6 +164,16 @@ def render_metrics(
         )
     )
     found = show_disagreements([*others, *verdicts], chosen.alpha)
+    downloads(verdicts, found, frame, chosen)
+
+
+def downloads(
+    verdicts: list[metric_views.MetricVerdict],
+    found: tuple[Disagreement, ...],
+    frame: pd.DataFrame,
+    chosen: TestSettings,
+) -> None:
+    """The HTML report (the summary, the disagreements, the table and the settings) and the table as CSV."""
     lines = [metric_views.summary_line(v, language(), escape=str) for v in verdicts]
     lines += [metric_views.disagreement_sentence(d, language(), escape=str) for d in found]
     report = compare_report.metrics_report(
