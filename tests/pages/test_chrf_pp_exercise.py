@@ -16,19 +16,12 @@ from streamlit.testing.v1 import AppTest
 from bleu_core.i18n import catalog, text
 from bleu_core.teach.chrf_exercises import CHRF_WORD_MISTAKES
 from tests.i18n_check import rendered_labels, untranslated
+from tests.pages.test_exercise_page import page as exercise_page
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "explain.py")
 PLUS = CHRF(word_order=2)
 CANDIDATE = "The cat, the cat sat (on) the mat."
 REFERENCES = ["the cat sat on the mat.", "A cat is sitting on a mat!"]
-
-
-def exercise_page(**query: str | list[str]) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.query_params["exercise"] = "1"
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
 
 
 def own(lang: str) -> AppTest:
