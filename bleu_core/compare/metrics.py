@@ -121,13 +121,16 @@ def python_float_rows(sums: IntArray, options: chrf.ChrfOptions) -> NDArray[np.b
 
     Without eps smoothing: a score of 0 (no order with a match, returned as the literal ``0.0``).  With it: rows in
     which every order's F-score is the literal epsilon or a product of epsilons (no match in any order, and no order
-    with reference n-grams but no hypothesis n-grams).
+    with reference n-grams but no hypothesis n-grams, unless β = 0: then that order's F has the denominator
+    β²·P + R = 0 and is the literal epsilon too).
     """
     table = sums.reshape(len(sums), options.orders, 3)
     hyp, ref, match = table[..., chrf.HYP], table[..., chrf.REF], table[..., chrf.MATCH]
     if not options.eps_smoothing:
         both = (hyp > 0) & (ref > 0)
         return np.asarray(~((match > 0) & both).any(axis=1))
+    if options.beta == 0:
+        return np.asarray((match == 0).all(axis=1))
     return np.asarray(((match == 0) & ~((hyp == 0) & (ref > 0))).all(axis=1))
 
 

@@ -42,6 +42,7 @@ def _sacrebleu_chrf(options: chrf.ChrfOptions, refs: list[list[str]]) -> CHRF:
     return CHRF(
         char_order=options.char_order,
         word_order=options.word_order,
+        beta=int(options.beta),
         lowercase=options.lowercase,
         eps_smoothing=options.eps_smoothing,
         references=refs,
@@ -77,10 +78,12 @@ def test_paired_results_are_sacrebleus(options: chrf.ChrfOptions, test: str, n: 
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("eps", [False, True])
-def test_small_random_corpora_with_empty_segments(seed: int, eps: bool) -> None:
-    """Resamples of mostly empty segments take sacreBLEU's Python-float branches (a float64 score array)."""
+@pytest.mark.parametrize("beta", [2, 0])
+def test_small_random_corpora_with_empty_segments(seed: int, eps: bool, beta: int) -> None:
+    """Resamples of mostly empty segments take sacreBLEU's Python-float branches (a float64 score array); with
+    β = 0 and eps smoothing an order with reference n-grams and none in the hypothesis takes one too."""
     systems, refs = _random_corpus(seed)
-    options = chrf.ChrfOptions(word_order=2 * (seed % 2), eps_smoothing=eps)
+    options = chrf.ChrfOptions(word_order=2 * (seed % 2), beta=beta, eps_smoothing=eps)
     for test in ("bs", "ar"):
         ours = paired_results(_tables(options, systems, refs), ChrfMetric(options), test, 200)
         assert ours == _theirs(list(systems.items()), _sacrebleu_chrf(options, refs), test, 200)
@@ -217,3 +220,14 @@ def test_chrf_cut_from_chrf_pp_is_chrf(seed: int, lowercase: bool) -> None:
     assert direct.keys() == cut.keys()
     for name in direct:
         assert direct[name].shape == cut[name].shape and (direct[name] == cut[name]).all()
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_beta_zero_with_eps_on_resamples_of_empty_hypotheses(word_order: int) -> None:
+    """A resample holding only segments whose hypothesis is empty: with β = 0 every order's F is sacreBLEU's
+    literal epsilon (its denominator β²·P + R is 0), a Python float that widens the scores to float64."""
+    systems = {"x": ["", "d e", "x y"], "y": ["a b c", "", "f"], "z": ["", "", ""]}
+    refs = [["a b c", "d e", "f g"]]
+    options = chrf.ChrfOptions(word_order=word_order, beta=0, eps_smoothing=True)
+    ours = paired_results(_tables(options, systems, refs), ChrfMetric(options), "bs", 300)
+    assert ours == _theirs(list(systems.items()), _sacrebleu_chrf(options, refs), "bs", 300)
