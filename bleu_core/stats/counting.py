@@ -55,15 +55,11 @@ def chunk_segments_default() -> int:
 def _let_malloc_keep_freed_blocks() -> None:
     """Allocate and free one block of just under 32 MiB, once, when the engine is imported.
 
-    glibc's malloc starts by mapping every block above 128 KiB afresh and by returning freed memory at the top of
-    its heap to the system; each time it unmaps a freed mapped block, it raises both thresholds to that block's
-    size (up to 32 MiB, the trim threshold to twice that).  The engine's temporaries (a few MiB) were returned to
-    the system after every call and faulted in again at the next one.  Freeing one large block at once brings
-    malloc to the thresholds it reaches by itself in a long-running program, without an environment variable or a
-    call into the allocator; results are unchanged (nothing is computed differently).  Measured on WMT22 de-en
-    corpus BLEU (medians of 7, glibc's defaults): 2,463 page faults and 46 ms a call without it, 19 and 34 ms
-    with it.  Elsewhere (another allocator, or thresholds fixed by the environment) it only costs the block.
-    """
+    glibc's malloc raises its mmap and trim thresholds to the size of each mapped block it frees (up to 32 MiB);
+    until then the engine's temporaries went back to the system after every call and faulted in again.  This
+    brings malloc at once where a long-running program brings it, with no variable set; nothing is computed
+    differently.  Measured on WMT22 de-en corpus BLEU (glibc's defaults, medians of 7): 2,463 page faults and
+    46 ms a call without it, 19 and 34 ms with it."""
     np.empty((32 << 20) - 8192, dtype=np.uint8)
 
 
