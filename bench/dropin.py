@@ -3,7 +3,8 @@
 * the CLI with two references, and with ten systems in one call, against the ``sacrebleu`` command
   (whole processes; the outputs must be the same bytes, version masked);
 * ``bleu_core.sacrebleu_api.BLEU().corpus_score`` against ``sacrebleu.BLEU().corpus_score``;
-* ``bleu_core.sacrebleu_api.TER().corpus_score`` against ``sacrebleu.TER().corpus_score`` (one reference);
+* ``bleu_core.sacrebleu_api`` chrF, chrF++ and TER (one reference) corpus scores against sacreBLEU's, and chrF
+  of every sentence against a loop over sacreBLEU's ``sentence_score``;
 * ``bleu_core.nltk_api.corpus_bleu`` against NLTK's on whitespace tokens (2,037 and 20,000 segments).
 """
 
@@ -14,12 +15,22 @@ import functools
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from bench import run
 
 #: Targets from the issue: ours / theirs at most this.
-TARGETS = {"cli 2 refs": 0.4, "cli 10 systems": 0.2, "sacrebleu_api": 0.125, "nltk_api": 0.1, "ter": 1.0}
+TARGETS = {
+    "cli 2 refs": 0.4,
+    "cli 10 systems": 0.2,
+    "sacrebleu_api": 0.125,
+    "nltk_api": 0.1,
+    "chrf": 0.15,
+    "chrf++": 0.2,
+    "chrf sentences": 0.15,
+    "ter": 1.0,
+}
 PAIR, SYSTEMS_PAIR = "en-de", "en-zh"
 
 
@@ -61,43 +72,73 @@ def bench_api_dropin(corpus: run.Corpus, repeat: int) -> list[run.Row]:
 
     hyps = next(iter(corpus.systems.values()))
     refs = [list(stream) for stream in corpus.refs]
-
-    def mine() -> float:
-        return float(ours.BLEU(tokenize=corpus.tokenize).corpus_score(hyps, refs).score)
-
-    def theirs() -> float:
-        run.clear_sacrebleu_caches()
-        return float(sacrebleu.BLEU(tokenize=corpus.tokenize).corpus_score(hyps, refs).score)
-
-    mine()
-    run._progress(f"sacrebleu_api.BLEU().corpus_score × {repeat}")
-    ours_s, theirs_s, a, b = run.alternate(mine, theirs, repeat)
-    label = f"sacrebleu_api corpus_score ({corpus.name})"
-    return [run._row(label, run._ms(ours_s), run._ms(theirs_s), target=TARGETS["sacrebleu_api"], identical=a == b)]
+    ours.BLEU(tokenize=corpus.tokenize).corpus_score(hyps, refs)  # imports, tables
+    return [
+        _side_by_side(
+            f"sacrebleu_api corpus_score ({corpus.name})",
+            lambda: float(ours.BLEU(tokenize=corpus.tokenize).corpus_score(hyps, refs).score),
+            lambda: float(sacrebleu.BLEU(tokenize=corpus.tokenize).corpus_score(hyps, refs).score),
+            TARGETS["sacrebleu_api"],
+            repeat,
+        )
+    ]
 
 
-def bench_ter_dropin(corpus: run.Corpus, repeat: int) -> list[run.Row]:
-    """``TER().corpus_score`` of sacrebleu_api and of sacreBLEU on the first system against the first reference,
-    alternating (each call normalizes the text afresh: a new metric, sacreBLEU's caches cleared)."""
+def _side_by_side(
+    label: str, mine: Callable[[], object], theirs: Callable[[], object], target: float, repeat: int
+) -> run.Row:
+    """One row: both callables alternating (sacreBLEU's tokenizer caches cleared before each), the same result?"""
+
+    def cold(call: Callable[[], object]) -> Callable[[], object]:
+        return lambda: (run.clear_sacrebleu_caches(), call())[1]
+
+    run._progress(f"{label} × {repeat}")
+    ours_s, theirs_s, a, b = run.alternate(cold(mine), cold(theirs), repeat)
+    return run._row(label, run._ms(ours_s), run._ms(theirs_s), target=target, identical=a == b)
+
+
+def bench_metric_dropins(corpus: run.Corpus, repeat: int) -> list[run.Row]:
+    """chrF, chrF++ and TER of sacrebleu_api against sacreBLEU's on the first system (TER: the first reference,
+    as its cost grows with each reference), corpus scores, and chrF of every sentence: ours from one vectorized
+    count (``stats.chrf.corpus_and_segment_scores``), sacreBLEU's a loop over ``sentence_score``."""
     import sacrebleu
 
     import bleu_core.sacrebleu_api as ours
+    from bleu_core.stats import chrf
 
     hyps = next(iter(corpus.systems.values()))
-    refs = [list(corpus.refs[0])]
-
-    def mine() -> float:
-        run.clear_sacrebleu_caches()
-        return float(ours.TER().corpus_score(hyps, refs).score)
-
-    def theirs() -> float:
-        run.clear_sacrebleu_caches()
-        return float(sacrebleu.TER().corpus_score(hyps, refs).score)
-
-    run._progress(f"sacrebleu_api.TER().corpus_score × {repeat}")
-    ours_s, theirs_s, a, b = run.alternate(mine, theirs, repeat)
-    label = f"sacrebleu_api TER corpus_score ({corpus.name}, 1 ref)"
-    return [run._row(label, run._ms(ours_s), run._ms(theirs_s), target=TARGETS["ter"], identical=a == b)]
+    refs, first = [list(stream) for stream in corpus.refs], [list(corpus.refs[0])]
+    theirs_chrf = sacrebleu.CHRF()
+    rows = []
+    for word_order, key in ((0, "chrf"), (2, "chrf++")):
+        rows.append(
+            _side_by_side(
+                f"sacrebleu_api {'chrF++' if word_order else 'chrF'} corpus_score ({corpus.name})",
+                lambda w=word_order: ours.CHRF(word_order=w).corpus_score(hyps, refs).score,
+                lambda w=word_order: sacrebleu.CHRF(word_order=w).corpus_score(hyps, refs).score,
+                TARGETS[key],
+                repeat,
+            )
+        )
+    rows.append(
+        _side_by_side(
+            f"chrF of every sentence ({corpus.name})",
+            lambda: chrf.corpus_and_segment_scores(hyps, refs, chrf.ChrfOptions())[1].tolist(),
+            lambda: [theirs_chrf.sentence_score(h, [s[i] for s in refs]).score for i, h in enumerate(hyps)],
+            TARGETS["chrf sentences"],
+            repeat,
+        )
+    )
+    rows.append(
+        _side_by_side(
+            f"sacrebleu_api TER corpus_score ({corpus.name}, 1 ref)",
+            lambda: float(ours.TER().corpus_score(hyps, first).score),
+            lambda: float(sacrebleu.TER().corpus_score(hyps, first).score),
+            TARGETS["ter"],
+            repeat,
+        )
+    )
+    return rows
 
 
 def _nltk_side_by_side(root: Path, size: int, repeat: int) -> dict[str, object]:
@@ -150,7 +191,7 @@ def bench_dropin(root: Path, repeat: int) -> list[run.Row]:
     return [
         *bench_cli_dropin(root, repeat),
         *bench_api_dropin(corpus, repeat),
-        *bench_ter_dropin(corpus, repeat),
+        *bench_metric_dropins(corpus, repeat),
         *bench_nltk_dropin(root, repeat),
     ]
 

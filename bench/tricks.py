@@ -16,7 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bench.run import clear_sacrebleu_caches, data_root, read_lines
+from bleu_core.stats.chrf import char_ids, numbered_matches, packed_matches
 from bleu_core.tokenizers import Vocabulary, tokenize_lines
 from bleu_core.tokenizers.joined import is_space, join, plain_is_space, plain_spaced, spaced, spans
 from bleu_core.tokenizers.rules import chosen_by_rules, punctuation_bytes
@@ -64,6 +67,7 @@ def cases(root: Path) -> list[Case]:
         *_tokenizer_cases(de_en[0], en_zh[0], en_ja[0]),
         *_unit_cases(de_en[0], en_zh[0], zh_en[0]),
         *_id_cases(de_en_all),
+        *_chrf_cases(de_en[0], _files(root, "de-en", "hyp")[0], en_zh[0], _files(root, "en-zh", "hyp")[0]),
     ]
 
 
@@ -149,6 +153,25 @@ def _id_cases(streams: list[list[str]]) -> list[Case]:
             _nothing,
         ),
     ]
+
+
+def _chrf_cases(*texts: list[str]) -> list[Case]:
+    """chrF's character 1- to 6-gram matches of one system against reference A (spaces removed, as chrF does)."""
+    out: list[Case] = []
+    for (refs, hyps), label in zip(((texts[0], texts[1]), (texts[2], texts[3])), ("de-en", "en-zh"), strict=True):
+        ids, lengths, bound = char_ids(["".join(line.split()) for line in [*hyps, *refs]])
+        hyp_text = np.arange(len(hyps))
+        ref_text = hyp_text + len(hyps)
+        out.append(
+            (
+                "chrF packed n-gram keys",
+                f"{label} ref A + 1 system",
+                lambda a=(ids, lengths, bound, 6, hyp_text, ref_text): packed_matches(*a),
+                lambda a=(ids, lengths, bound, 6, hyp_text, ref_text): numbered_matches(*a),
+                _nothing,
+            )
+        )
+    return out
 
 
 def main() -> None:

@@ -11,15 +11,11 @@ Like BLEU's, a corpus score is the score of the column sums: ``chrf_score(stats,
 references a segment keeps the statistics of its best reference: the first one with the highest F-score, the
 score computed by the same rule as the corpus score (so the choice depends on ``eps_smoothing``).
 
-Counting is vectorized over a chunk of segments: characters (or words) become dense ids, each order's n-grams are
-numbered from the order before, counts per text are runs of sorted keys, and each hypothesis n-gram is looked up
-in its reference; the F-scores of every (segment, reference) pair are computed at once.  Below
-``VECTOR_MIN_SEGMENTS`` (a sentence score) one ``Counter`` per text and order is quicker, and is used instead.
-Measured against sacreBLEU's ``CHRF().corpus_score`` on WMT22 de-en (1984 segments, one system), median of 5
-runs in one process on a busy two-core machine: chrF 713 ms vs 1915 ms (0.37), chrF++ 543 vs 2137 ms (0.25); with
-both references 933 vs 2647 ms (0.35) and 815 vs 3643 ms (0.22).  A first version that counted every corpus with
-``Counter`` objects ran at 0.8-1.1 of sacreBLEU's time.  ``sentence_score`` does the same Counter work as
-sacreBLEU's (measured 1.1-2.5 of its time per sentence under that load; the profile shows the same counting).
+Counting is vectorized over a chunk of segments: each n-gram of a (hypothesis, reference) pair packs with the
+pair into one integer key, sorted keys give the counts of both texts at once, and the F-scores of every pair are
+computed at once.  When keys would not fit in 64 bits (very many distinct units in one pair) the n-grams are
+numbered order by order instead.  Below ``VECTOR_MIN_SEGMENTS`` (a sentence score) one ``Counter`` per text and
+order is quicker, and is used instead.  Timings are in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -27,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from itertools import chain, count
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +40,8 @@ CHUNK_SEGMENTS = 4_000
 #: Fewer segments than this are counted with one ``Counter`` per text and order (a sentence score), more at once;
 #: measured on WMT22 de-en chrF++, the two ways cross between 5 and 10 segments.
 VECTOR_MIN_SEGMENTS = 8
+#: Bits of the packed n-gram keys (``packed_matches``): a larger pair or alphabet falls back to ``numbered_matches``.
+KEY_BITS = 63
 #: What sacreBLEU's chrF++ splits off the start or end of a word: ASCII punctuation only.
 PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
@@ -170,10 +169,13 @@ def bootstrap_scores(stats: IntArray, options: ChrfOptions, n_samples: int, seed
 @dataclass(frozen=True, slots=True)
 class ChrfReferences:
     """Reference lines checked once for many hypotheses: per segment, its present references (lowercased if the
-    options say so).  They are counted again with each corpus of hypotheses (ids are shared with it)."""
+    options say so), and each as chrF counts it: its characters (without whitespace unless the options keep it)
+    and its words joined by single spaces.  Their n-grams are counted again with each corpus of hypotheses."""
 
     lines: tuple[tuple[str, ...], ...]
     n_refs: int  # references per segment, -1 when segments have different numbers (sacreBLEU's ``var``)
+    chars: tuple[tuple[str, ...], ...]
+    words: tuple[tuple[str, ...], ...]  # empty strings when the options count no word n-grams
 
     @property
     def n_segments(self) -> int:
@@ -187,7 +189,9 @@ def prepare_references(streams: Sequence[Sequence[str | None]], options: ChrfOpt
         for segment in zip(*streams, strict=True)
     )
     sizes = {len(segment) for segment in lines}
-    return ChrfReferences(lines, sizes.pop() if len(sizes) == 1 else -1)
+    chars = lines if options.whitespace else tuple(tuple("".join(ref.split()) for ref in refs) for refs in lines)
+    words = tuple(tuple(" ".join(split_words(ref)) if options.word_order else "" for ref in refs) for refs in lines)
+    return ChrfReferences(lines, sizes.pop() if len(sizes) == 1 else -1, chars, words)
 
 
 def best_rows(rows: IntArray, segments: IntArray, options: ChrfOptions) -> IntArray:
@@ -213,8 +217,10 @@ def segment_statistics(hypotheses: Sequence[str], references: ChrfReferences, op
     chunks = [np.zeros((0, options.columns), dtype=np.int64)]
     for start in range(0, len(hyps), CHUNK_SEGMENTS):
         part = slice(start, start + CHUNK_SEGMENTS)
-        count = pair_rows if len(hyps[part]) >= VECTOR_MIN_SEGMENTS else plain_rows
-        rows, segments = count(hyps[part], references.lines[part], options)
+        if len(hyps[part]) >= VECTOR_MIN_SEGMENTS:
+            rows, segments = pair_rows(hyps[part], references.chars[part], references.words[part], options)
+        else:
+            rows, segments = plain_rows(hyps[part], references.lines[part], options)
         chunks.append(rows if len(rows) == len(segments) == len(hyps[part]) else best_rows(rows, segments, options))
     return np.concatenate(chunks)
 
@@ -278,78 +284,133 @@ def plain_rows(
 # Counting, every segment of a chunk at once
 
 
-def _code_ids(texts: Sequence[str]) -> tuple[IntArray, IntArray]:
-    """Every character of ``texts`` as a dense id (equal characters, equal ids), and each text's length."""
+def char_ids(texts: Sequence[str]) -> tuple[IntArray, IntArray, int]:
+    """Every character of ``texts`` as a dense id (equal characters, equal ids), each text's length, and the
+    number of distinct characters (ids are ranks in a table of every code point: no sort)."""
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    return np.unique(codes, return_inverse=True)[1].astype(np.int64), lengths
+    present = np.zeros(0x110000, dtype=np.int64)
+    present[codes] = 1
+    rank = np.cumsum(present)
+    return rank[codes] - 1, lengths, max(int(rank[-1]), 1)
 
 
-def _word_ids(texts: Sequence[str]) -> tuple[IntArray, IntArray]:
-    """Every word (:func:`split_words`) of ``texts`` as a dense id, and each text's number of words."""
+def word_ids(texts: Sequence[Sequence[str]]) -> tuple[IntArray, IntArray, int]:
+    """Every word of ``texts`` (each a list of words) as an id (equal words, equal ids), each text's number of
+    words, and a bound above every id."""
     vocabulary: dict[str, int] = {}
-    lengths, ids = [], []
-    for text in texts:
-        words = split_words(text)
-        lengths.append(len(words))
-        ids += [vocabulary.setdefault(word, len(vocabulary)) for word in words]
-    return np.asarray(ids, dtype=np.int64), np.asarray(lengths, dtype=np.int64)
+    words = list(chain.from_iterable(texts))
+    ids = np.fromiter(map(vocabulary.setdefault, words, count()), dtype=np.int64, count=len(words))
+    return ids, np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), max(len(words), 1)
 
 
-def _pair_matches(
-    ids: IntArray, lengths: IntArray, max_order: int, hyp_text: IntArray, ref_text: IntArray
+def _positions(texts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """For each pair ``i`` and each unit of its text ``texts[i]``: the pair, the unit's position, its text's end."""
+    ends = np.cumsum(lengths)
+    sizes = lengths[texts]
+    owner = np.repeat(np.arange(len(texts)), sizes)
+    offset = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return owner, (ends - lengths)[texts][owner] + offset, ends[texts][owner]
+
+
+def numbered_matches(
+    ids: IntArray, lengths: IntArray, bound: int, max_order: int, hyp_text: IntArray, ref_text: IntArray
 ) -> list[IntArray]:
     """Per order 1..``max_order``: for each (hypothesis text, reference text) pair, the sum over n-grams of
     min(count in the hypothesis, count in the reference).
 
-    N-grams of order n are numbered densely from those of order n-1 and the next unit, so keys never overflow;
-    counts per text are runs of (text, n-gram) keys, and each hypothesis n-gram is looked up in its reference."""
-    ends = np.cumsum(lengths)
-    text_of = np.repeat(np.arange(len(lengths)), lengths)
-    starts = np.arange(len(ids))
-    dense, bound = ids, int(ids.max()) + 1 if len(ids) else 1
+    The n-grams of both texts of a pair are numbered together, densely, order n from order n-1 and the next unit
+    (so keys never overflow).  An n-gram that one text of its pair lacks matches nothing, and neither does any
+    longer n-gram that starts with it: its positions are dropped before the next order."""
+    hyp, ref = _positions(hyp_text, lengths), _positions(ref_text, lengths)
+    gram, at, end = (np.concatenate(parts) for parts in zip(hyp, ref, strict=True))
+    is_ref = np.arange(len(at)) >= len(hyp[0])
+    pair_of = np.arange(len(hyp_text))
     matches = []
     for n in range(1, max_order + 1):
-        if n > 1:
-            inside = starts + n - 1 < ends[text_of[starts]]
-            starts = starts[inside]
-            dense = np.unique(dense[inside] * bound + ids[starts + n - 1], return_inverse=True)[1]
-        if not len(starts):
-            matches += [np.zeros(len(hyp_text), dtype=np.int64)] * (max_order - n + 1)
-            break
-        size = int(dense.max()) + 1
-        keys, counts = np.unique(text_of[starts] * size + dense, return_counts=True)
-        first = np.searchsorted(keys, np.arange(len(lengths) + 1) * size)
-        begin, stop = first[hyp_text], first[hyp_text + 1]
-        pair = np.repeat(np.arange(len(hyp_text)), stop - begin)
-        entry = np.arange(len(pair)) - np.repeat(np.cumsum(stop - begin) - (stop - begin), stop - begin) + begin[pair]
-        query = ref_text[pair] * size + keys[entry] % size
-        found = np.minimum(np.searchsorted(keys, query), len(keys) - 1)
-        hit = keys[found] == query
-        held = np.minimum(counts[entry[hit]], counts[found[hit]])
-        matches.append(np.bincount(pair[hit], weights=held, minlength=len(hyp_text)).astype(np.int64))
-    return matches
+        keys, gram = np.unique(gram * bound + ids[at + n - 1], return_inverse=True)
+        pair_of = pair_of[keys // bound]
+        in_hyp = np.bincount(gram[~is_ref], minlength=len(keys))
+        in_ref = np.bincount(gram[is_ref], minlength=len(keys))
+        matches.append(np.bincount(pair_of, weights=np.minimum(in_hyp, in_ref), minlength=len(hyp_text)))
+        keep = ((in_hyp > 0) & (in_ref > 0))[gram] & (at + n < end)
+        gram, at, end, is_ref = gram[keep], at[keep], end[keep], is_ref[keep]
+    return [match.astype(np.int64) for match in matches]
+
+
+def _runs(ordered: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct values of a sorted array and how often each occurs."""
+    first = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1]))) if len(ordered) else ordered
+    return ordered[first], np.diff(np.append(first, len(ordered)))
+
+
+def packed_matches(
+    ids: IntArray, lengths: IntArray, bound: int, max_order: int, hyp_text: IntArray, ref_text: IntArray
+) -> list[IntArray] | None:
+    """What :func:`numbered_matches` returns, or ``None`` when an n-gram, its pair and its side do not fit in one
+    int64 key.
+
+    Each n-gram packs with its pair into one integer, built from the key one order below by a shift (units are
+    renumbered within their pair when there are too many distinct ones), and the lowest bit says which text it
+    comes from.  Sorted, a key's runs are its counts in the hypothesis then in the reference: no n-gram is ever
+    numbered, nothing is looked up."""
+    hyp, ref = _positions(hyp_text, lengths), _positions(ref_text, lengths)
+    pair, at, end = (np.concatenate(parts) for parts in zip(hyp, ref, strict=True))
+    local, bits = ids[at], max(bound - 1, 1).bit_length()
+    room = KEY_BITS - 1 - len(hyp_text).bit_length()
+    if bits * max_order > room:  # many distinct units: renumber them within each pair
+        code = pair * bound + local
+        alphabet = _runs(np.sort(code))[0]
+        first = np.searchsorted(alphabet, np.arange(len(hyp_text) + 1) * bound)
+        bits = max(int(np.diff(first).max(initial=1) - 1).bit_length(), 1)
+        if bits * max_order > room:
+            return None
+        local = np.searchsorted(alphabet, code) - first[pair]
+    units_after, from_ref = end - at - 1, (np.arange(len(at)) >= len(hyp[0])).astype(np.int64)
+    key, matches = pair, []
+    for n in range(1, max_order + 1):
+        key = (key[: len(key) - (n > 1)] << bits) | local[n - 1 :]
+        keys, counts = _runs(np.sort(((key << 1) | from_ref[: len(key)])[units_after[: len(key)] >= n - 1]))
+        both = np.flatnonzero(keys[1:] >> 1 == keys[:-1] >> 1)  # a hypothesis run, then the reference's
+        held = np.minimum(counts[both], counts[both + 1])
+        matches.append(np.bincount(keys[both] >> (bits * n + 1), weights=held, minlength=len(hyp_text)))
+    return [match.astype(np.int64) for match in matches]
 
 
 def pair_rows(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
+    hypotheses: Sequence[str], chars: Sequence[Sequence[str]], words: Sequence[Sequence[str]], options: ChrfOptions
 ) -> tuple[IntArray, IntArray]:
-    """Statistics of every (segment, reference) pair, and each row's segment (texts already lowercased)."""
-    n_refs = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+    """Statistics of every (segment, reference) pair, and each row's segment, from the hypotheses (already
+    lowercased) and the references' prepared characters and words (:class:`ChrfReferences`)."""
+    n_refs = np.fromiter(map(len, chars), dtype=np.int64, count=len(chars))
     segments = np.repeat(np.arange(len(hypotheses)), n_refs)
-    texts = [*hypotheses, *(ref for refs in references for ref in refs)]
     hyp_text, ref_text = segments, len(hypotheses) + np.arange(len(segments))
     table = np.zeros((len(segments), options.columns), dtype=np.int64)
-    chars = texts if options.whitespace else ["".join(text.split()) for text in texts]
     column = 0
-    for split, units, orders in ((_code_ids, chars, options.char_order), (_word_ids, texts, options.word_order)):
+    for orders, units in ((options.char_order, _char_units), (options.word_order, _word_units)):
         if not orders:
             continue  # chrF's words are not even split
-        ids, lengths = split(units)
-        for n, match in enumerate(_pair_matches(ids, lengths, orders, hyp_text, ref_text), start=1):
+        ids, lengths, bound = units(hypotheses, chars if units is _char_units else words, options)
+        counted = packed_matches(ids, lengths, bound, orders, hyp_text, ref_text)
+        if counted is None:
+            counted = numbered_matches(ids, lengths, bound, orders, hyp_text, ref_text)
+        for n, match in enumerate(counted, start=1):
             ref_total = np.maximum(lengths[ref_text] - n + 1, 0)
             table[:, column + HYP] = np.where(ref_total > 0, np.maximum(lengths[hyp_text] - n + 1, 0), 0)
             table[:, column + REF] = ref_total
             table[:, column + MATCH] = match
             column += 3
     return table, segments
+
+
+def _char_units(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
+) -> tuple[IntArray, IntArray, int]:
+    hyps = hypotheses if options.whitespace else ["".join(hyp.split()) for hyp in hypotheses]
+    return char_ids([*hyps, *chain.from_iterable(references)])
+
+
+def _word_units(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
+) -> tuple[IntArray, IntArray, int]:
+    return word_ids([*map(split_words, hypotheses), *(ref.split() for ref in chain.from_iterable(references))])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,14 @@ from sacrebleu.metrics.chrf import CHRF as TheirCHRF
 
 import bleu_core.sacrebleu_api as ours
 from bleu_core.stats import chrf as chrf_module
-from bleu_core.stats.chrf import ChrfOptions, chrf_score, chrf_statistics, split_words
+from bleu_core.stats.chrf import (
+    ChrfOptions,
+    chrf_score,
+    chrf_statistics,
+    numbered_matches,
+    packed_matches,
+    split_words,
+)
 from bleu_core.version import __version__
 from tests.conftest import Pair, read_plain
 
@@ -88,11 +96,14 @@ def same_score(theirs: Any, mine: Any, signatures: tuple[str, str] = ("", "")) -
         assert mine_json == theirs.format(2, False, unversioned(signatures[0]), True)
 
 
-@pytest.fixture(params=["plain", "vectorized"])
+@pytest.fixture(params=["plain", "vectorized", "numbered"])
 def counting(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both ways of counting: ``Counter`` objects (few segments) and the vectorized one (any corpus, forced here)."""
-    if request.param == "vectorized":
+    """Every way of counting: ``Counter`` objects (few segments), the vectorized one with packed keys (any corpus,
+    forced here), and the vectorized one that numbers n-grams (forced by leaving no room for a packed key)."""
+    if request.param != "plain":
         monkeypatch.setattr(chrf_module, "VECTOR_MIN_SEGMENTS", 0)
+    if request.param == "numbered":
+        monkeypatch.setattr(chrf_module, "KEY_BITS", 0)
     return str(request.param)
 
 
@@ -235,6 +246,46 @@ def test_chunks_of_segments_give_the_same_statistics(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(chrf_module, "CHUNK_SEGMENTS", 4)
     assert np.array_equal(chrf_statistics(hyps, refs, options), whole)
     assert whole.tolist() == TheirCHRF(word_order=2, lowercase=True)._extract_corpus_statistics(hyps, refs)
+
+
+def brute_matches(texts: list[list[int]], pairs: list[tuple[int, int]], order: int) -> list[list[int]]:
+    """Per order, per (hypothesis, reference) pair: clipped matches counted with ``Counter`` objects."""
+
+    def grams(units: list[int], n: int) -> Counter[tuple[int, ...]]:
+        return Counter(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
+
+    return [[sum((grams(texts[h], n) & grams(texts[r], n)).values()) for h, r in pairs] for n in range(1, order + 1)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_both_vectorized_countings_equal_counters_on_any_ids(seed: int) -> None:
+    """The packed keys (with the global ids, and renumbered within pairs when the ids are too wide) and the
+    numbered n-grams give the clipped matches that Counter objects give, on random unit ids and pairs."""
+    rng = random.Random(seed)
+    alphabet = rng.choice([2, 5, 300, 70_000])
+    texts = [[rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 2, rng.randint(3, 40)]))] for _ in range(30)]
+    pairs = [(rng.randrange(30), rng.randrange(30)) for _ in range(rng.randint(1, 40))]
+    ids = np.asarray([unit for text in texts for unit in text], dtype=np.int64)
+    lengths = np.asarray([len(text) for text in texts], dtype=np.int64)
+    hyp_text, ref_text = (np.asarray(side, dtype=np.int64) for side in zip(*pairs, strict=True))
+    order = rng.randint(1, 7)
+    expected = brute_matches(texts, pairs, order)
+    for bound in (alphabet, 2**40):
+        packed = packed_matches(ids, lengths, bound, order, hyp_text, ref_text)
+        assert packed is not None and [match.tolist() for match in packed] == expected, bound
+    numbered = numbered_matches(ids, lengths, alphabet, order, hyp_text, ref_text)
+    assert [match.tolist() for match in numbered] == expected
+
+
+def test_thousands_of_distinct_characters(counting: str) -> None:
+    """CJK text over 6,000 distinct characters: too many for packed keys of the chunk's ids, so they are renumbered
+    within each pair; statistics equal sacreBLEU's."""
+    rng = random.Random(11)
+    hyps = ["".join(chr(0x4E00 + rng.randrange(6000)) for _ in range(rng.randint(0, 60))) for _ in range(40)]
+    refs = [[hyp[: len(hyp) // 2] + "".join(chr(0x4E00 + rng.randrange(6000)) for _ in range(9)) for hyp in hyps]]
+    for options in (ChrfOptions(), ChrfOptions(char_order=8, word_order=2)):
+        theirs = TheirCHRF(char_order=options.char_order, word_order=options.word_order)
+        assert chrf_statistics(hyps, refs, options).tolist() == theirs._extract_corpus_statistics(hyps, refs)
 
 
 ODD_SETTINGS: list[dict[str, Any]] = [
