@@ -20,7 +20,8 @@ from bleu_core.i18n import Message, message
 from bleu_core.stats.scoring import scalar_brevity_penalty
 from bleu_core.stats.segment_stats import segment_reference_lengths
 from bleu_core.tokenizers import tokenize_each
-from bleu_core.tools.base import CorpusCounts, count_corpus
+from bleu_core.tools import IMPLEMENTATIONS
+from bleu_core.tools.base import FIELDS, Conventions, CorpusCounts, count_corpus
 
 __all__ = [
     "FIELDS",
@@ -34,86 +35,13 @@ __all__ = [
     "score_conventions",
 ]
 
-#: The allowed values of each string field, in the order the pages list them.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "tokenizer": ("13a", "whitespace", "space"),
-    "references": ("all", "first"),
-    "length_rule": ("closest", "closest-first", "shortest"),
-    "brevity": ("standard", "ratio", "zero-when-r-is-0"),
-    "denominator": ("count", "at-least-1"),
-    "smoothing": ("none", "exp", "epsilon"),
-    "empty_orders": ("zero", "effective", "skip"),
-    "zero_precision": ("zero", "float-min", "drop"),
-    "aggregation": ("corpus", "mean"),
-    "scale": ("0-1", "0-100"),
-}
-
 #: NLTK method1's epsilon, added to a zero numerator.
 EPSILON = 0.1
 
 
-@dataclass(frozen=True, slots=True)
-class Conventions:
-    """One tool's choices; every field is one setting the waterfall can change on its own."""
-
-    tokenizer: str = "13a"  # 13a | whitespace (str.split()) | space (str.split(' '), d2l)
-    lowercase: bool = False
-    references: str = "all"  # all | first (d2l takes one reference)
-    length_rule: str = "closest"  # closest (ties shorter) | closest-first (torchmetrics) | shortest (HF)
-    brevity: str = "standard"  # standard exp(1 - r/c) | ratio (HF: exp(1 - 1/(c/r)), 0 if c or r is 0) | r = 0 gives 0
-    denominator: str = "count"  # count | at-least-1 (NLTK: max(1, total) per segment)
-    smoothing: str = "none"  # none | exp (sacreBLEU) | epsilon (NLTK method1)
-    empty_orders: str = "zero"  # orders without candidate n-grams: zero | effective (renormalize) | skip (d2l)
-    zero_precision: str = "zero"  # zero (BLEU 0) | float-min (NLTK) | drop (NLTK 3.2, weight and all)
-    weights: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)
-    aggregation: str = "corpus"  # corpus statistics | mean of sentence scores
-    scale: str = "0-1"  # the scale the tool prints; scores here are always in [0, 1]
-
-    def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
-        if not self.weights or any(not math.isfinite(w) or w < 0 for w in self.weights):
-            raise ValueError(f"weights must be one or more finite non-negative numbers; got {self.weights!r}")
-
-
-#: The fields in the order of the data flow: text, references, lengths, precisions, their combination, output.
-FIELDS: tuple[str, ...] = (
-    "tokenizer",
-    "lowercase",
-    "references",
-    "length_rule",
-    "brevity",
-    "denominator",
-    "smoothing",
-    "empty_orders",
-    "zero_precision",
-    "weights",
-    "aggregation",
-    "scale",
-)
-
-_QUARTERS = (0.25, 0.25, 0.25, 0.25)
-
-#: Each registry tool's point, sentence mode (``aggregation`` "mean" marks the sentence-only tools).
-TOOL_CONVENTIONS: dict[str, Conventions] = {
-    "sacrebleu": Conventions(smoothing="exp", empty_orders="effective", scale="0-100"),
-    "nltk": Conventions(tokenizer="whitespace", denominator="at-least-1", zero_precision="float-min"),
-    "nltk-method1": Conventions(
-        tokenizer="whitespace", denominator="at-least-1", smoothing="epsilon", zero_precision="float-min"
-    ),
-    "nltk-legacy": Conventions(
-        tokenizer="whitespace", denominator="at-least-1", zero_precision="drop", aggregation="mean"
-    ),
-    "matlab": Conventions(tokenizer="whitespace", aggregation="mean"),
-    "hf-evaluate": Conventions(length_rule="shortest", brevity="ratio"),
-    "torchmetrics": Conventions(tokenizer="whitespace", length_rule="closest-first"),
-    "multi-bleu": Conventions(tokenizer="whitespace", brevity="zero-when-r-is-0", scale="0-100"),
-    "d2l": Conventions(
-        tokenizer="space", references="first", empty_orders="skip", weights=(0.5, 0.25), aggregation="mean"
-    ),
-}
+#: Each registry tool's point, sentence mode (``aggregation`` "mean" marks the sentence-only tools): the
+#: ``point`` of its record, where the tool is described.
+TOOL_CONVENTIONS: dict[str, Conventions] = {key: tool.point for key, tool in IMPLEMENTATIONS.items()}
 
 
 def conventions_of(key: str, corpus: bool) -> Conventions:

@@ -16,7 +16,7 @@ from itertools import zip_longest
 from bleu_core.i18n import Message, joined, message
 from bleu_core.tools import ImplementationTrace, OrderStep, number
 
-__all__ = ["STEP_SETTINGS", "Divergence", "Step", "compare_traces"]
+__all__ = ["Divergence", "Step", "compare_traces"]
 
 
 def _tokenizer(name: str) -> Message:
@@ -28,24 +28,11 @@ def _value(value: str) -> Message:
     return message("tools.value", value=value)
 
 
-#: The registry setting behind each step (what to name when a tool differs there).
-STEP_SETTINGS: dict[str, tuple[str, ...]] = {
-    "tokens": ("tokenizer",),
-    "clipped counts": ("tokenizer",),
-    "reference length r": ("ref_length_rule",),
-    "brevity penalty": ("ref_length_rule",),
-    "precisions": ("zero_handling",),
-    "weights": ("weights",),
-    "final rule": ("zero_handling",),
-    "score": ("scale",),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of BLEU for two tools side by side."""
 
-    name: str  # "tokens", "clipped counts", ... (STEP_SETTINGS' keys)
+    name: str  # "tokens", "clipped counts", "reference length r", "brevity penalty", "precisions", ...
     first: Message
     second: Message
     differs: bool

@@ -24,11 +24,9 @@ from bleu_core.stats.token_lists import token_list_statistics
 
 Tokens = Sequence[str]
 
-#: ``ref_length_rule`` values of :class:`Implementation`.
-CLOSEST = "closest, ties shorter"
-CLOSEST_FIRST = "closest, ties first"
-SHORTEST = "shortest"
-FIRST_ONLY = "the first reference (one reference only)"
+#: How a tool chooses r (``Conventions.length_rule``): the closest length with ties to the shorter, with ties to
+#: the first listed (torchmetrics), or the shortest (HF evaluate).
+CLOSEST, CLOSEST_FIRST, SHORTEST = "closest", "closest-first", "shortest"
 
 
 class OriginalToolError(ValueError):
@@ -38,23 +36,81 @@ class OriginalToolError(ValueError):
     """
 
 
+#: The allowed values of each string field, in the order the pages list them.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "tokenizer": ("13a", "whitespace", "space"),
+    "references": ("all", "first"),
+    "length_rule": ("closest", "closest-first", "shortest"),
+    "brevity": ("standard", "ratio", "zero-when-r-is-0"),
+    "denominator": ("count", "at-least-1"),
+    "smoothing": ("none", "exp", "epsilon"),
+    "empty_orders": ("zero", "effective", "skip"),
+    "zero_precision": ("zero", "float-min", "drop"),
+    "aggregation": ("corpus", "mean"),
+    "scale": ("0-1", "0-100"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Conventions:
+    """One tool's choices; every field is one setting the waterfall can change on its own."""
+
+    tokenizer: str = "13a"  # 13a | whitespace (str.split()) | space (str.split(' '), d2l)
+    lowercase: bool = False
+    references: str = "all"  # all | first (d2l takes one reference)
+    length_rule: str = "closest"  # closest (ties shorter) | closest-first (torchmetrics) | shortest (HF)
+    brevity: str = "standard"  # standard exp(1 - r/c) | ratio (HF: exp(1 - 1/(c/r)), 0 if c or r is 0) | r = 0 gives 0
+    denominator: str = "count"  # count | at-least-1 (NLTK: max(1, total) per segment)
+    smoothing: str = "none"  # none | exp (sacreBLEU) | epsilon (NLTK method1)
+    empty_orders: str = "zero"  # orders without candidate n-grams: zero | effective (renormalize) | skip (d2l)
+    zero_precision: str = "zero"  # zero (BLEU 0) | float-min (NLTK) | drop (NLTK 3.2, weight and all)
+    weights: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)
+    aggregation: str = "corpus"  # corpus statistics | mean of sentence scores
+    scale: str = "0-1"  # the scale the tool prints; scores here are always in [0, 1]
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        if not self.weights or any(not math.isfinite(w) or w < 0 for w in self.weights):
+            raise ValueError(f"weights must be one or more finite non-negative numbers; got {self.weights!r}")
+
+
+#: The fields in the order of the data flow: text, references, lengths, precisions, their combination, output.
+FIELDS: tuple[str, ...] = (
+    "tokenizer",
+    "lowercase",
+    "references",
+    "length_rule",
+    "brevity",
+    "denominator",
+    "smoothing",
+    "empty_orders",
+    "zero_precision",
+    "weights",
+    "aggregation",
+    "scale",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Implementation:
-    """The choices that make one tool's BLEU differ from another's, in words."""
+    """One tool: its names, where its rules live, and its point in the space of conventions (which says, field by
+    field, how it differs from the others; the pages put each choice in words from the ``[waterfall]`` catalog)."""
 
     key: str
     name: str
-    tokenizer: str
-    smoothing: str
-    ref_length_rule: str  # CLOSEST | SHORTEST | CLOSEST_FIRST | FIRST_ONLY
-    zero_handling: str
-    weights: str
-    scale: str  # "0-1" | "0-100"
-    description: str
-    source: str = ""  # where the original rules live (package and file)
+    point: Conventions  # sentence mode
+    source: str  # where the original rules live (package and file)
     short_name: str = ""  # for sentences like "NLTK substitutes ..."; the name when empty
     corpus_level: bool = True  # False: the tool (or its re-implementation here) scores single sentences only
     corpus_name: str = ""  # the corpus function's name where it differs ("sacreBLEU corpus_bleu")
+
+    @property
+    def scale(self) -> str:
+        """The scale the tool prints: "0-1" or "0-100"."""
+        return self.point.scale
 
     @property
     def label(self) -> str:

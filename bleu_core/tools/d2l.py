@@ -15,25 +15,21 @@ from collections.abc import Sequence
 
 from bleu_core.i18n import message
 from bleu_core.stats.clipping import clipped_matches
-from bleu_core.tools.base import FIRST_ONLY, Implementation, ImplementationTrace, OrderStep, ToolTrace, plain_note
+from bleu_core.tools import base
 
 __all__ = ["BOOK_K", "IMPLEMENTATION", "d2l_bleu", "d2l_tokens", "trace_d2l"]
 
 #: The ``k`` the book passes when it scores its translations.
 BOOK_K = 2
 
-IMPLEMENTATION = Implementation(
+IMPLEMENTATION = base.Implementation(
     key="d2l",
     short_name="d2l",
     corpus_level=False,
     name="Dive into Deep Learning bleu(k=2)",
-    tokenizer="str.split(' ') (doubled spaces give empty tokens)",
-    smoothing="none",
-    ref_length_rule=FIRST_ONLY,
-    zero_handling="any zero precision gives 0; orders longer than the prediction are skipped, weights kept",
-    weights="p_n^(1/2^n): 1/2, 1/4 for k = 2, not normalized",
-    scale="0-1",
-    description="The textbook's BLEU: one reference, weights 1/2^n, BP = exp(min(0, 1 - len_label/len_pred)).",
+    point=base.Conventions(
+        tokenizer="space", references="first", empty_orders="skip", weights=(0.5, 0.25), aggregation="mean"
+    ),
     source="d2l-ai/d2l-en, chapter 'Sequence-to-Sequence Learning for Machine Translation' (d2l.bleu)",
 )
 
@@ -43,7 +39,7 @@ def d2l_tokens(text: str) -> list[str]:
     return text.split(" ")
 
 
-def trace_d2l(prediction: Sequence[str], label: Sequence[str], k: int = BOOK_K) -> ToolTrace:
+def trace_d2l(prediction: Sequence[str], label: Sequence[str], k: int = BOOK_K) -> base.ToolTrace:
     """d2l's BLEU of one token list against one label token list, every step kept, in d2l's arithmetic."""
     c, r = len(prediction), len(label)
     if c == 0:  # d2l's own tokens never get here: ''.split(' ') is ['']
@@ -54,16 +50,16 @@ def trace_d2l(prediction: Sequence[str], label: Sequence[str], k: int = BOOK_K) 
         weight = math.pow(0.5, n)
         matches, total = clipped_matches(prediction, [label], n)
         if n > c:  # d2l loops to min(k, len_pred): the order is skipped, the others keep their weights
-            orders.append(OrderStep(n, 0, 0, 0.0, 0.0, message("tools.note_d2l_skip", order=n)))
+            orders.append(base.OrderStep(n, 0, 0, 0.0, 0.0, message("tools.note_d2l_skip", order=n)))
             continue
         p = matches / total
         score *= math.pow(p, weight)
-        note = plain_note(matches, total) if matches else message("tools.note_d2l_zero", total=total)
+        note = base.plain_note(matches, total) if matches else message("tools.note_d2l_zero", total=total)
         zero = zero or (n if matches == 0 else 0)
-        orders.append(OrderStep(n, matches, total, p, weight, note))
+        orders.append(base.OrderStep(n, matches, total, p, weight, note))
     length = message("tools.length_d2l", r=r)
     rule = message("tools.rule_d2l_zero", order=zero) if zero else message("tools.rule_d2l")
-    return ToolTrace(tuple(orders), c, r, length, bp, rule, score)
+    return base.ToolTrace(tuple(orders), c, r, length, bp, rule, score)
 
 
 def d2l_bleu(pred_seq: str, label_seq: str, k: int = BOOK_K) -> float:
@@ -75,7 +71,9 @@ def d2l_bleu(pred_seq: str, label_seq: str, k: int = BOOK_K) -> float:
     return trace_d2l(d2l_tokens(pred_seq), d2l_tokens(label_seq), k).score
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace: split(' ') tokens, the first reference only, k = 2."""
     cand, label = d2l_tokens(candidate), d2l_tokens(references[0])
-    return ImplementationTrace.of(implementation, "space", cand, [label], trace_d2l(cand, label, BOOK_K))
+    return base.ImplementationTrace.of(implementation, "space", cand, [label], trace_d2l(cand, label, BOOK_K))

@@ -15,34 +15,16 @@ from typing import TypedDict
 from bleu_core.i18n import Message, message
 from bleu_core.stats.scoring import scalar_brevity_penalty
 from bleu_core.tokenizers import tokenize_each, tokenize_line
-from bleu_core.tools.base import (
-    SHORTEST,
-    Implementation,
-    ImplementationTrace,
-    OrderStep,
-    ToolTrace,
-    count_corpus,
-    first_zero,
-    length_note,
-    number,
-    unsmoothed_note,
-)
+from bleu_core.tools import base
 from bleu_core.tools.checks import Streams, check_corpus_tokens, check_flag, check_order, segment_references
 
 __all__ = ["IMPLEMENTATION", "HfBleuResult", "hf_evaluate_bleu", "trace_hf_evaluate"]
 
-IMPLEMENTATION = Implementation(
+IMPLEMENTATION = base.Implementation(
     key="hf-evaluate",
     short_name="HF evaluate",
     name="Hugging Face evaluate 'bleu'",
-    tokenizer="13a (HF's copy of sacreBLEU's)",
-    smoothing="none (smooth=True adds 1 to every order, unigrams included)",
-    ref_length_rule=SHORTEST,
-    zero_handling="any zero precision gives 0",
-    weights="uniform 1/max_order",
-    scale="0-1",
-    description="tensorflow/nmt compute_bleu; the shortest reference sets r, so multi-reference "
-    "scores get less brevity penalty.",
+    point=base.Conventions(length_rule="shortest", brevity="ratio"),
     source="huggingface/evaluate metrics/bleu (tensorflow/nmt nmt/scripts/bleu.py)",
 )
 
@@ -68,22 +50,22 @@ def hf_brevity_penalty(translation_length: int, reference_length: int) -> tuple[
     return ratio, scalar_brevity_penalty(translation_length, reference_length, "ratio")
 
 
-def _order(n: int, matches: int, possible: int, max_order: int, smooth: bool) -> OrderStep:
+def _order(n: int, matches: int, possible: int, max_order: int, smooth: bool) -> base.OrderStep:
     weight = 1.0 / max_order
     if smooth:  # HF's own smoothing: every order, unigrams included
         p = (matches + 1.0) / (possible + 1.0)
-        note = message("tools.note_hf_smooth", matches=matches, total=possible, p=number(p))
-        return OrderStep(n, matches, possible, p, weight, note)
+        note = message("tools.note_hf_smooth", matches=matches, total=possible, p=base.number(p))
+        return base.OrderStep(n, matches, possible, p, weight, note)
     p = float(matches) / possible if possible > 0 else 0.0
-    return OrderStep(n, matches, possible, p, weight, unsmoothed_note(n, matches, possible))
+    return base.OrderStep(n, matches, possible, p, weight, base.unsmoothed_note(n, matches, possible))
 
 
 def trace_hf_evaluate(
     translations: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]], max_order: int, smooth: bool
-) -> ToolTrace:
+) -> base.ToolTrace:
     """HF's corpus BLEU of token lists (``references[i]``: translation i's), every step kept."""
-    counts = count_corpus(translations, references, max_order)
-    # HF's deviation from the shared closest rule: each segment's SHORTEST reference sets r.
+    counts = base.count_corpus(translations, references, max_order)
+    # HF's deviation from the shared closest rule: each segment's base.SHORTEST reference sets r.
     reference_length = sum(min(lengths) for lengths in counts.reference_lengths)
     translation_length = counts.candidate_length
     pairs = zip(counts.matches, counts.totals, strict=True)
@@ -92,15 +74,15 @@ def trace_hf_evaluate(
     # HF's final rule: any zero precision gives 0; otherwise the geometric mean with weights 1/max_order.
     geo_mean = math.exp(sum((1.0 / max_order) * math.log(p) for p in precisions)) if min(precisions) > 0 else 0.0
     _, bp = hf_brevity_penalty(translation_length, reference_length)
-    zero = first_zero(orders)
+    zero = base.first_zero(orders)
     if zero is not None:
         rule: Message | None = message("tools.rule_any_zero", order=zero.order)
     elif bp == 0:
         rule = message("tools.rule_hf_empty")
     else:
         rule = None
-    note = length_note(SHORTEST, translation_length, counts.reference_lengths, reference_length)
-    return ToolTrace(orders, translation_length, reference_length, note, bp, rule, geo_mean * bp)
+    note = base.length_note(base.SHORTEST, translation_length, counts.reference_lengths, reference_length)
+    return base.ToolTrace(orders, translation_length, reference_length, note, bp, rule, geo_mean * bp)
 
 
 def hf_evaluate_bleu(
@@ -130,14 +112,16 @@ def hf_evaluate_bleu(
     )
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace: 13a tokens, max_order 4, no smoothing."""
     cand, refs = tokenize_line(candidate, "13a"), [tokenize_line(ref, "13a") for ref in references]
     steps = trace_hf_evaluate([cand], [refs], 4, False)
-    return ImplementationTrace.of(implementation, "13a", cand, refs, steps)
+    return base.ImplementationTrace.of(implementation, "13a", cand, refs, steps)
 
 
-def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
     """The registry entry\'s corpus score of sacreBLEU-style streams: 13a tokens, max_order 4, no smoothing."""
     segments = segment_references(hypotheses, streams)
     flat = iter(tokenize_each([ref for refs in segments for ref in refs], "13a"))

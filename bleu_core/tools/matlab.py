@@ -14,61 +14,43 @@ from collections.abc import Sequence
 from bleu_core.i18n import message
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.stats.scoring import score_statistics
-from bleu_core.tools.base import (
-    CLOSEST,
-    Implementation,
-    ImplementationTrace,
-    OrderStep,
-    ToolTrace,
-    count_corpus,
-    first_zero,
-    length_note,
-    unsmoothed_note,
-)
+from bleu_core.tools import base
 from bleu_core.tools.checks import check_references, check_tokens
 
 __all__ = ["IMPLEMENTATION", "matlab_bleu_evaluation_score", "trace_matlab"]
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 
-IMPLEMENTATION = Implementation(
+IMPLEMENTATION = base.Implementation(
     key="matlab",
     short_name="MATLAB",
     corpus_level=False,
     name="MATLAB bleuEvaluationScore",
-    tokenizer="tokenizedDocument (here: whitespace split)",
-    smoothing="none",
-    ref_length_rule=CLOSEST,
-    zero_handling="any zero precision gives 0; 0 when the candidate has fewer words than weights; "
-    "NaN when candidate and references are all empty",
-    weights="NgramWeights normalized to sum to 1; their number sets N (default 4 equal)",
-    scale="0-1",
-    description="Text Analytics Toolbox; scores one candidate document at a time; the tie rule for "
-    "reference lengths is undocumented (shorter assumed).",
+    point=base.Conventions(tokenizer="whitespace", aggregation="mean"),
     source="MathWorks documentation of bleuEvaluationScore (Text Analytics Toolbox)",
 )
 
 
-def trace_matlab(candidate: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions) -> ToolTrace:
+def trace_matlab(candidate: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions) -> base.ToolTrace:
     """MATLAB's score of one tokenized candidate, every step kept (``options``: no smoothing, the weights)."""
-    counts = count_corpus([candidate], [references], options.max_order)
+    counts = base.count_corpus([candidate], [references], options.max_order)
     arrays = score_statistics(counts.statistics(), options)
     precisions, weights = arrays.precisions[0], arrays.weights[0]
     orders = tuple(
-        OrderStep(n, m, t, float(precisions[n - 1]), float(weights[n - 1]), unsmoothed_note(n, m, t))
+        base.OrderStep(n, m, t, float(precisions[n - 1]), float(weights[n - 1]), base.unsmoothed_note(n, m, t))
         for n, (m, t) in enumerate(zip(counts.matches, counts.totals, strict=True), start=1)
     )
     c, r = counts.candidate_length, counts.closest_length
-    note = length_note(CLOSEST, c, counts.reference_lengths, r)
+    note = base.length_note(base.CLOSEST, c, counts.reference_lengths, r)
     bp = float(arrays.bp[0])
-    zero = first_zero(orders)
+    zero = base.first_zero(orders)
     if not candidate and not any(references):
-        return ToolTrace(orders, c, r, note, bp, message("tools.rule_matlab_empty"), math.nan)
+        return base.ToolTrace(orders, c, r, note, bp, message("tools.rule_matlab_empty"), math.nan)
     if c < options.max_order:
         short = message("tools.rule_matlab_short", words=c, weights=options.max_order)
-        return ToolTrace(orders, c, r, note, bp, short, 0.0)
+        return base.ToolTrace(orders, c, r, note, bp, short, 0.0)
     rule = message("tools.rule_any_zero", order=zero.order) if zero is not None else None
-    return ToolTrace(orders, c, r, note, bp, rule, float(arrays.score[0]))
+    return base.ToolTrace(orders, c, r, note, bp, rule, float(arrays.score[0]))
 
 
 def matlab_bleu_evaluation_score(
@@ -90,8 +72,10 @@ def matlab_bleu_evaluation_score(
     return trace_matlab(cand, refs, options).score
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, four equal weights."""
     cand, refs = candidate.split(), [ref.split() for ref in references]
     steps = trace_matlab(cand, refs, make_options(weights=DEFAULT_WEIGHTS, smooth="none", tokenize="none"))
-    return ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)

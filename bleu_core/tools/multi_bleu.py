@@ -14,18 +14,7 @@ from collections.abc import Sequence
 
 from bleu_core.api import check_corpus
 from bleu_core.i18n import message
-from bleu_core.tools.base import (
-    CLOSEST,
-    Implementation,
-    ImplementationTrace,
-    OrderStep,
-    ToolTrace,
-    count_corpus,
-    first_zero,
-    length_note,
-    shared_brevity_penalty,
-    unsmoothed_note,
-)
+from bleu_core.tools import base
 from bleu_core.tools.checks import Streams, check_flag, segment_references
 
 __all__ = ["IMPLEMENTATION", "PERL_LOG_ZERO", "multi_bleu_perl", "trace_multi_bleu"]
@@ -33,45 +22,42 @@ __all__ = ["IMPLEMENTATION", "PERL_LOG_ZERO", "multi_bleu_perl", "trace_multi_bl
 #: multi-bleu.perl's my_log(0): the script's deviation from log 0 = -inf (the score still comes out 0).
 PERL_LOG_ZERO = -9999999999.0
 
-IMPLEMENTATION = Implementation(
+IMPLEMENTATION = base.Implementation(
     key="multi-bleu",
     short_name="multi-bleu.perl",
     name="Moses multi-bleu.perl",
-    tokenizer="whitespace split (expects pre-tokenized text)",
-    smoothing="none",
-    ref_length_rule=CLOSEST,
-    zero_handling="any zero precision gives 0 (log 0 taken as -9999999999)",
-    weights="uniform 1/4, fixed",
-    scale="0-100",
-    description="The classic Moses script; scores depend on whatever tokenization was applied before it.",
+    point=base.Conventions(tokenizer="whitespace", brevity="zero-when-r-is-0", scale="0-100"),
     source="moses-smt/mosesdecoder scripts/generic/multi-bleu.perl",
 )
 
 _DIES = "multi-bleu.perl dies with 'Illegal division by zero' when every hypothesis is empty"
 
 
-def trace_multi_bleu(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]) -> ToolTrace:
+def trace_multi_bleu(
+    hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]
+) -> base.ToolTrace:
     """The script's BLEU of tokenized lines (``references[i]``: line i's references), every step kept."""
-    counts = count_corpus(hypotheses, references, 4)
+    counts = base.count_corpus(hypotheses, references, 4)
     c, r = counts.candidate_length, counts.closest_length
-    note = length_note(CLOSEST, c, counts.reference_lengths, r)
+    note = base.length_note(base.CLOSEST, c, counts.reference_lengths, r)
     pairs = zip(counts.matches, counts.totals, strict=True)
     orders = tuple(
-        OrderStep(n, m, t, m / t if t else 0.0, 0.25, unsmoothed_note(n, m, t)) for n, (m, t) in enumerate(pairs, 1)
+        base.OrderStep(n, m, t, m / t if t else 0.0, 0.25, base.unsmoothed_note(n, m, t))
+        for n, (m, t) in enumerate(pairs, 1)
     )
-    bp = shared_brevity_penalty(c, r)
+    bp = base.shared_brevity_penalty(c, r)
     if r == 0:
-        return ToolTrace(orders, c, r, note, bp, message("tools.rule_multi_r0"), 0.0)
+        return base.ToolTrace(orders, c, r, note, bp, message("tools.rule_multi_r0"), 0.0)
     if c == 0:
         dies = message("tools.rule_multi_dies")
-        return ToolTrace(orders, c, r, note, bp, dies, math.nan, failure=_DIES)
+        return base.ToolTrace(orders, c, r, note, bp, dies, math.nan, failure=_DIES)
     logs = [math.log(o.precision) if o.precision else PERL_LOG_ZERO for o in orders]
     bleu = bp * math.exp((logs[0] + logs[1] + logs[2] + logs[3]) / 4)
-    zero = first_zero(orders)
+    zero = base.first_zero(orders)
     rule = (
         message("tools.rule_multi_log0", order=zero.order, value=f"{PERL_LOG_ZERO:.0f}") if zero is not None else None
     )
-    return ToolTrace(orders, c, r, note, bp, rule, bleu)
+    return base.ToolTrace(orders, c, r, note, bp, rule, bleu)
 
 
 def multi_bleu_perl(
@@ -93,12 +79,14 @@ def multi_bleu_perl(
     return 100 * trace_multi_bleu([words(h) for h in hyps], segments).checked_score()
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, case kept."""
     cand, refs = candidate.split(), [ref.split() for ref in references]
-    return ImplementationTrace.of(implementation, "whitespace", cand, refs, trace_multi_bleu([cand], [refs]))
+    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, trace_multi_bleu([cand], [refs]))
 
 
-def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
     """The registry entry's corpus score (0-100) of sacreBLEU-style streams (``streams[k][i]``)."""
     return multi_bleu_perl(hypotheses, streams)

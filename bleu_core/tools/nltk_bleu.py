@@ -20,19 +20,7 @@ import numpy as np
 from bleu_core.i18n import Message, message
 from bleu_core.stats.scoring import scalar_brevity_penalty
 from bleu_core.teach.explain import Explanation
-from bleu_core.tools.base import (
-    CLOSEST,
-    CorpusCounts,
-    CorpusSums,
-    Implementation,
-    ImplementationTrace,
-    OrderStep,
-    OriginalToolError,
-    ToolTrace,
-    count_corpus,
-    number,
-    plain_note,
-)
+from bleu_core.tools import base
 from bleu_core.tools.checks import (
     Streams,
     check_corpus_tokens,
@@ -67,33 +55,22 @@ DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 _SOURCE = "nltk/translate/bleu_score.py (NLTK 3.10)"
 
 IMPLEMENTATIONS = (
-    Implementation(
+    base.Implementation(
         key="nltk",
         short_name="NLTK",
         name="NLTK 3.10 sentence_bleu",
+        point=base.Conventions(tokenizer="whitespace", denominator="at-least-1", zero_precision="float-min"),
         corpus_name="NLTK 3.10 corpus_bleu",
-        tokenizer="none: takes token lists (here: whitespace split)",
-        smoothing="none (method0)",
-        ref_length_rule=CLOSEST,
-        zero_handling="a zero precision becomes sys.float_info.min (with a warning): the score is tiny, "
-        "not 0; exactly 0 only without any unigram match",
-        weights="(0.25, 0.25, 0.25, 0.25), used as given (not normalized)",
-        scale="0-1",
-        description="The default most tutorials call; short sentences without a 4-gram match score ~1e-155.",
         source=_SOURCE,
     ),
-    Implementation(
+    base.Implementation(
         key="nltk-method1",
         short_name="NLTK method1",
         name="NLTK 3.10 sentence_bleu, SmoothingFunction().method1",
+        point=base.Conventions(
+            tokenizer="whitespace", denominator="at-least-1", smoothing="epsilon", zero_precision="float-min"
+        ),
         corpus_name="NLTK 3.10 corpus_bleu, SmoothingFunction().method1",
-        tokenizer="none: takes token lists (here: whitespace split)",
-        smoothing="method1: a zero numerator becomes epsilon = 0.1",
-        ref_length_rule=CLOSEST,
-        zero_handling="zero precisions become 0.1 / (number of candidate n-grams); 0 without a unigram match",
-        weights="(0.25, 0.25, 0.25, 0.25), used as given (not normalized)",
-        scale="0-1",
-        description="The usual fix for NLTK's zero scores (Chen & Cherry 2014, method 1).",
         source=_SOURCE,
     ),
 )
@@ -144,7 +121,7 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     return scalar_brevity_penalty(hyp_len, closest_ref_len, "nltk")
 
 
-def denominators(counts: CorpusCounts | CorpusSums) -> tuple[list[int], list[int]]:
+def denominators(counts: base.CorpusCounts | base.CorpusSums) -> tuple[list[int], list[int]]:
     """NLTK's denominators per order, and how many segments had none of that order's n-grams.
 
     NLTK's deviation from the shared totals ("denominator is minimum 1"): each segment's count of candidate
@@ -163,36 +140,36 @@ def _floor_note(note: Message, empty_segments: int, segments: int, order: int) -
     return message("tools.note_floor_corpus", note=note, order=order, empty=empty_segments, segments=segments)
 
 
-#: A smoothing method: NLTK's number (0-7), or a caller's own function (NLTK calls it the same way).
+#: A smoothing method: NLTK's base.number (0-7), or a caller's own function (NLTK calls it the same way).
 Smoothing = int | Callable[..., Any]
 
 
 def _parameter(value: object) -> str:
-    """A smoothing parameter as the notes print it (``%g`` for floats; any other number as it prints)."""
+    """A smoothing parameter as the notes print it (``%g`` for floats; any other base.number as it prints)."""
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _precision_note(method: Smoothing, m: int, d: int, p: Precision, epsilon: object) -> Message:
     """How NLTK got ``p`` from m/d under ``method``, as a verb phrase."""
     if d and float(p) == m / d:  # smoothing left this order as counted
-        return plain_note(m, d)
+        return base.plain_note(m, d)
     if method == 0:
-        return message("tools.note_float_min", p=number(float(p)))
+        return message("tools.note_float_min", p=base.number(float(p)))
     if method == 1:
-        return message("tools.note_method1", epsilon=_parameter(epsilon), total=d, p=number(float(p)))
+        return message("tools.note_method1", epsilon=_parameter(epsilon), total=d, p=base.number(float(p)))
     if not isinstance(method, int):
-        return message("tools.note_method", p=number(float(p)), method=repr(method))
-    return message("tools.note_method", p=number(float(p)), method=message(METHOD_NOTES[method]))
+        return message("tools.note_method", p=base.number(float(p)), method=repr(method))
+    return message("tools.note_method", p=base.number(float(p)), method=message(METHOD_NOTES[method]))
 
 
 def _orders(
-    counts: CorpusSums,
+    counts: base.CorpusSums,
     table: tuple[list[int], list[int]],
     p_n: Sequence[Precision] | None,
     weight: Sequence[float],
     method: Smoothing,
     epsilon: object,
-) -> tuple[OrderStep, ...]:
+) -> tuple[base.OrderStep, ...]:
     """One step per order (``table``: :func:`denominators`); ``p_n`` None: NLTK stopped before smoothing
     (no unigram match), the raw fractions are shown."""
     steps = []
@@ -201,24 +178,24 @@ def _orders(
         w = weight[i] if i < len(weight) else 0.0  # NLTK zips weights and precisions: extra orders get no weight
         if p_n is None:
             p: Precision = Fraction(m, d)
-            note = message("tools.note_unused", note=plain_note(m, d))
+            note = message("tools.note_unused", note=base.plain_note(m, d))
         else:
             p = p_n[i]
             note = _precision_note(method, m, d, p, epsilon)
-        steps.append(OrderStep(i + 1, m, d, float(p), w, _floor_note(note, empty[i], counts.segments, i + 1)))
+        steps.append(base.OrderStep(i + 1, m, d, float(p), w, _floor_note(note, empty[i], counts.segments, i + 1)))
     return tuple(steps)
 
 
 def smoothed_precisions(
-    sums: CorpusSums,
+    sums: base.CorpusSums,
     last: tuple[Any, Any],
     method: Smoothing = 0,
     params: tuple[Any, Any, Any] = (0.1, 5, 5),
 ) -> list[Any]:
     """NLTK's p_n after smoothing: the counted fractions (unreduced, as NLTK's), smoothed once as NLTK does.
 
-    ``last`` is the last segment's (hypothesis, references); ``method`` NLTK's number or the caller's own function,
-    called as NLTK calls it.  Raises :class:`OriginalToolError` where NLTK's method6 fails, and whatever Python
+    ``last`` is the last segment's (hypothesis, references); ``method`` NLTK's base.number or the caller's own function,
+    called as NLTK calls it.  Raises :class:`base.OriginalToolError` where NLTK's method6 fails, and whatever Python
     raises where NLTK's arithmetic does (a zero k, for instance).
     """
     p_n = [Fraction(m, d) for m, d in zip(sums.matches, denominators(sums)[0], strict=True)]
@@ -228,7 +205,7 @@ def smoothed_precisions(
 
 
 def trace_nltk(
-    counts: CorpusCounts | CorpusSums,
+    counts: base.CorpusCounts | base.CorpusSums,
     last: tuple[Any, Any],
     weight: tuple[float, ...],
     method: Smoothing = 0,
@@ -236,31 +213,31 @@ def trace_nltk(
     default_weights: Default = False,
     auto_reweigh: bool = False,
     params: tuple[Any, Any, Any] = (0.1, 5, 5),
-    smoothed: list[Any] | OriginalToolError | None = None,
-) -> ToolTrace:
+    smoothed: list[Any] | base.OriginalToolError | None = None,
+) -> base.ToolTrace:
     """NLTK's corpus BLEU for one weight vector, every step kept.
 
     ``counts`` has ``len(weight)`` orders or more (NLTK counts up to the longest weight vector); ``last`` is the
     last segment's (hypothesis, references), which smoothing reads; ``params`` are (epsilon, alpha, k);
     ``smoothed``: :func:`smoothed_precisions` (or its failure) when already computed for another weight vector.
     """
-    sums = counts if isinstance(counts, CorpusSums) else counts.sums()
+    sums = counts if isinstance(counts, base.CorpusSums) else counts.sums()
     c, r = sums.candidate_length, sums.closest_length  # r: the shared closest rule, which NLTK follows
     bp = brevity_penalty(r, c)
-    note = sums.length_note(CLOSEST)
+    note = sums.length_note(base.CLOSEST)
     numerators, epsilon, table = sums.matches, params[0], denominators(sums)
     if numerators[0] == 0:
         orders = _orders(sums, table, None, weight, method, epsilon)
-        return ToolTrace(orders, c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
+        return base.ToolTrace(orders, c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
     if smoothed is None:
         try:
             smoothed = smoothed_precisions(sums, last, method, params)
-        except OriginalToolError as error:
+        except base.OriginalToolError as error:
             smoothed = error
-    if isinstance(smoothed, OriginalToolError):
+    if isinstance(smoothed, base.OriginalToolError):
         orders = _orders(sums, table, None, weight, method, epsilon)
         rule = message("tools.rule_nltk_fails", error=str(smoothed))
-        return ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=str(smoothed))
+        return base.ToolTrace(orders, c, r, note, bp, rule, math.nan, failure=str(smoothed))
     if auto_reweigh and c < 4:
         if default_weights is None:
             raise ValueError(  # NLTK compares a NumPy array with its default tuple
@@ -273,7 +250,7 @@ def trace_nltk(
     # NLTK zips the weights with the precisions: orders past the weights are left out (not weighted 0, which an
     # infinite precision would turn into NaN); so are orders whose smoothed precision is not positive.
     s = math.fsum(o.weight * math.log(o.precision) for o in orders[: len(weight)] if o.precision > 0)
-    return ToolTrace(orders, c, r, note, bp, None, bp * math.exp(s))
+    return base.ToolTrace(orders, c, r, note, bp, None, bp * math.exp(s))
 
 
 def nltk_traces(
@@ -283,28 +260,30 @@ def nltk_traces(
     smoothing: object,
     auto_reweigh: object,
     params: tuple[Any, Any, Any],
-    count: Callable[[list[list[Any]], list[list[list[Any]]], int], CorpusCounts | CorpusSums] = count_corpus,
+    count: Callable[
+        [list[list[Any]], list[list[list[Any]]], int], base.CorpusCounts | base.CorpusSums
+    ] = base.count_corpus,
     strict: bool = True,
-) -> list[ToolTrace]:
+) -> list[base.ToolTrace]:
     """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments.
 
-    ``count`` collects the clipped counts (:func:`count_corpus`; a vectorized counter gives the same counts);
-    ``smoothing`` is a method name or number, or (not ``strict``) a caller's own function; ``strict``: the weights
+    ``count`` collects the clipped counts (:func:`base.count_corpus`; a vectorized counter gives the same counts);
+    ``smoothing`` is a method name or base.number, or (not ``strict``) a caller's own function; ``strict``: the weights
     must be finite and non-negative (this module's functions); the drop-in takes any, as NLTK does.
     """
     vectors, defaults = weight_vectors(weights, strict)
     method: Smoothing = smoothing if callable(smoothing) and not strict else smoothing_method(smoothing)
     reweigh = check_flag(auto_reweigh, "auto_reweigh")
     if not hyps:
-        raise OriginalToolError("NLTK raises ZeroDivisionError ('Fraction(0, 0)') on an empty corpus")
+        raise base.OriginalToolError("NLTK raises ZeroDivisionError ('Fraction(0, 0)') on an empty corpus")
     counts = count(hyps, refs, max(len(v) for v in vectors))
-    sums = counts if isinstance(counts, CorpusSums) else counts.sums()
+    sums = counts if isinstance(counts, base.CorpusSums) else counts.sums()
     last = (hyps[-1], refs[-1])
-    smoothed: list[Any] | OriginalToolError | None = None
+    smoothed: list[Any] | base.OriginalToolError | None = None
     if sums.matches[0] != 0:  # NLTK smooths once, after returning 0 without a unigram match
         try:
             smoothed = smoothed_precisions(sums, last, method, params)
-        except OriginalToolError as error:
+        except base.OriginalToolError as error:
             smoothed = error
     return [
         trace_nltk(sums, last, vector, method, default_weights=default, auto_reweigh=reweigh, params=params,
@@ -313,7 +292,7 @@ def nltk_traces(
     ]  # fmt: skip
 
 
-def _scores(traces: list[ToolTrace]) -> float | list[float]:
+def _scores(traces: list[base.ToolTrace]) -> float | list[float]:
     """NLTK returns a bare float for one weight vector, a list for two or more."""
     scores = [trace.checked_score() for trace in traces]
     return scores if len(scores) > 1 else scores[0]
@@ -367,7 +346,7 @@ def nltk_corpus_bleu(
     * ``auto_reweigh`` replaces only the weights tuple ``(0.25,) * 4``, and only when the corpus length is below 4.
 
     ``epsilon``, ``alpha`` and ``k`` are ``SmoothingFunction``'s parameters (methods 1, 6 and 4/7).
-    Raises :class:`OriginalToolError` where NLTK raises: an empty corpus (ZeroDivisionError)
+    Raises :class:`base.OriginalToolError` where NLTK raises: an empty corpus (ZeroDivisionError)
     and method 6 without a trigram match (AssertionError, or IndexError below 3 orders).
     """
     hyps, refs = check_corpus_tokens(hypotheses, list_of_references, "hypotheses", "list_of_references")
@@ -428,21 +407,23 @@ def nltk_smoothing_scores(explanation: Explanation) -> dict[str, float]:
     for method in NLTK_SMOOTHING_METHODS:
         try:
             score = nltk_sentence_bleu(references, candidate, explanation.options.weights, smoothing=method)
-        except OriginalToolError:
+        except base.OriginalToolError:
             score = math.nan
         out[method] = float(score)
     return out
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, default weights, method0 or method1."""
     cand, refs = candidate.split(), [ref.split() for ref in references]
     method = 1 if implementation.key == "nltk-method1" else 0
-    steps = trace_nltk(count_corpus([cand], [refs], 4), (cand, refs), DEFAULT_WEIGHTS, method)
-    return ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    steps = trace_nltk(base.count_corpus([cand], [refs], 4), (cand, refs), DEFAULT_WEIGHTS, method)
+    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
 
 
-def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
     """The registry entry\'s corpus score of sacreBLEU-style streams: whitespace tokens, default weights."""
     smoothing = "method1" if implementation.key == "nltk-method1" else "method0"
     refs = [[ref.split() for ref in refs] for refs in segment_references(hypotheses, streams)]

@@ -13,64 +13,47 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from bleu_core.i18n import message
-from bleu_core.tools.base import (
-    CLOSEST,
-    Implementation,
-    ImplementationTrace,
-    OrderStep,
-    ToolTrace,
-    count_corpus,
-    length_note,
-    plain_note,
-)
+from bleu_core.tools import base
 from bleu_core.tools.checks import check_references, check_tokens, check_weight_vector
 from bleu_core.tools.nltk_bleu import DEFAULT_WEIGHTS, brevity_penalty, denominators
 
 __all__ = ["IMPLEMENTATION", "nltk_legacy_sentence_bleu", "trace_nltk_legacy"]
 
-IMPLEMENTATION = Implementation(
+IMPLEMENTATION = base.Implementation(
     key="nltk-legacy",
     short_name="NLTK 3.2",
     corpus_level=False,
     name="NLTK 3.2.x sentence_bleu",
-    tokenizer="none: takes token lists (here: whitespace split)",
-    smoothing="none",
-    ref_length_rule=CLOSEST,
-    zero_handling="orders with zero precision are left out of the sum, weight and all, "
-    "so they cost nothing; 0 without a unigram match",
-    weights="(0.25, 0.25, 0.25, 0.25), used as given (not normalized)",
-    scale="0-1",
-    description="Old NLTK behind many copied tutorial outputs (0.707107 for 'this is a test'); "
-    "re-implemented here for single sentences only.",
+    point=base.Conventions(tokenizer="whitespace", denominator="at-least-1", zero_precision="drop", aggregation="mean"),
     source="nltk/translate/bleu_score.py (NLTK 3.2.5)",
 )
 
 
 def trace_nltk_legacy(
     candidate: Sequence[str], references: Sequence[Sequence[str]], weights: Sequence[float]
-) -> ToolTrace:
+) -> base.ToolTrace:
     """NLTK 3.2's sentence BLEU of token lists, every step kept (``weights``: checked, one per order)."""
-    counts = count_corpus([candidate], [references], len(weights))
+    counts = base.count_corpus([candidate], [references], len(weights))
     c, r = counts.candidate_length, counts.closest_length
     bp = brevity_penalty(r, c)
     orders = []
     steps = zip(counts.matches, counts.totals, denominators(counts)[0], weights, strict=True)
     for n, (m, t, d, w) in enumerate(steps, start=1):
         p = Fraction(m, d)
-        note = plain_note(m, d) if p > 0 else message("tools.note_dropped")
+        note = base.plain_note(m, d) if p > 0 else message("tools.note_dropped")
         if not t:
             note = message("tools.note_floor_sentence", note=note, order=n)
         if p > 0:
-            orders.append(OrderStep(n, m, d, float(p), w, note))
+            orders.append(base.OrderStep(n, m, d, float(p), w, note))
         else:
-            orders.append(OrderStep(n, m, d, 0.0, 0.0, note))
-    note = length_note(CLOSEST, c, counts.reference_lengths, r)
+            orders.append(base.OrderStep(n, m, d, 0.0, 0.0, note))
+    note = base.length_note(base.CLOSEST, c, counts.reference_lengths, r)
     if orders[0].matches == 0:
-        return ToolTrace(tuple(orders), c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
+        return base.ToolTrace(tuple(orders), c, r, note, bp, message("tools.rule_no_unigram"), 0.0)
     # NLTK 3.2 zipped the weights with the non-zero precisions only; for one sentence the zero orders are
     # always the highest ones, so that equals dropping them with their weights.
     s = math.fsum(o.weight * math.log(o.precision) for o in orders if o.precision > 0)
-    return ToolTrace(tuple(orders), c, r, note, bp, None, bp * math.exp(s))
+    return base.ToolTrace(tuple(orders), c, r, note, bp, None, bp * math.exp(s))
 
 
 def nltk_legacy_sentence_bleu(
@@ -91,8 +74,10 @@ def nltk_legacy_sentence_bleu(
     return trace_nltk_legacy(hyp, refs, vector).score
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, default weights."""
     cand, refs = candidate.split(), [ref.split() for ref in references]
     steps = trace_nltk_legacy(cand, refs, DEFAULT_WEIGHTS)
-    return ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)

@@ -12,38 +12,22 @@ from collections.abc import Sequence
 from bleu_core.api import corpus_bleu
 from bleu_core.i18n import message
 from bleu_core.teach.explain import Explanation, explain
-from bleu_core.tools.base import (
-    CLOSEST,
-    Implementation,
-    ImplementationTrace,
-    OrderStep,
-    ToolTrace,
-    length_note,
-    number,
-    plain_note,
-)
+from bleu_core.tools import base
 from bleu_core.tools.checks import Streams
 
 __all__ = ["IMPLEMENTATION", "sacrebleu_corpus_bleu", "sacrebleu_sentence_bleu", "trace_sacrebleu"]
 
-IMPLEMENTATION = Implementation(
+IMPLEMENTATION = base.Implementation(
     key="sacrebleu",
     short_name="sacreBLEU",
     name="sacreBLEU sentence_bleu",
+    point=base.Conventions(smoothing="exp", empty_orders="effective", scale="0-100"),
     corpus_name="sacreBLEU corpus_bleu",
-    tokenizer="13a (mteval-v13a: punctuation split off words)",
-    smoothing="exp: the k-th order without a match counts 1/2^k matches",
-    ref_length_rule=CLOSEST,
-    zero_handling="smoothed; orders longer than the hypothesis are left out (effective order); "
-    "0 only without any unigram match",
-    weights="uniform 1/4",
-    scale="0-100",
-    description="The reference implementation for reporting (WMT); bleu_core reproduces it exactly.",
     source="mjpost/sacrebleu sacrebleu/metrics/bleu.py (2.6)",
 )
 
 
-def trace_sacrebleu(explanation: Explanation) -> ToolTrace:
+def trace_sacrebleu(explanation: Explanation) -> base.ToolTrace:
     """The steps of an :func:`~bleu_core.teach.explain.explain` result (exp smoothing) in the tools' common form."""
     orders = []
     zeros = 0
@@ -52,17 +36,17 @@ def trace_sacrebleu(explanation: Explanation) -> ToolTrace:
             note = message("tools.note_effective_order", order=o.order)
         elif o.matches == 0:
             zeros += 1
-            note = message("tools.note_exp_smoothing", power=2**zeros, total=o.total, p=number(o.precision))
+            note = message("tools.note_exp_smoothing", power=2**zeros, total=o.total, p=base.number(o.precision))
         else:
-            note = plain_note(o.matches, o.total)
-        orders.append(OrderStep(o.order, o.matches, o.total, o.precision, o.weight, note))
+            note = base.plain_note(o.matches, o.total)
+        orders.append(base.OrderStep(o.order, o.matches, o.total, o.precision, o.weight, note))
     length = explanation.length
     c, r = length.candidate_length, length.chosen_length
-    return ToolTrace(
+    return base.ToolTrace(
         orders=tuple(orders),
         candidate_length=c,
         reference_length=r,
-        length_note=length_note(CLOSEST, c, [length.reference_lengths], r),
+        length_note=base.length_note(base.CLOSEST, c, [length.reference_lengths], r),
         bp=explanation.bp,
         rule=message("tools.rule_no_unigram") if explanation.no_unigram_match else None,
         score=explanation.score,
@@ -82,15 +66,17 @@ def sacrebleu_corpus_bleu(hypotheses: Sequence[str], references: Streams) -> flo
     return corpus_bleu(hypotheses, references).score_100
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace (sacreBLEU's sentence defaults)."""
     explanation = explain(candidate, references)
     steps = trace_sacrebleu(explanation)
-    return ImplementationTrace.of(
+    return base.ImplementationTrace.of(
         implementation, "13a", explanation.candidate_tokens, explanation.reference_tokens, steps
     )
 
 
-def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
     """The registry entry's corpus score (0-100)."""
     return sacrebleu_corpus_bleu(hypotheses, streams)

@@ -15,18 +15,7 @@ from collections.abc import Sequence
 
 from bleu_core.i18n import message
 from bleu_core.stats.segment_stats import segment_reference_lengths
-from bleu_core.tools.base import (
-    CLOSEST_FIRST,
-    Implementation,
-    ImplementationTrace,
-    OrderStep,
-    ToolTrace,
-    count_corpus,
-    length_note,
-    number,
-    shared_brevity_penalty,
-    unsmoothed_note,
-)
+from bleu_core.tools import base
 from bleu_core.tools.checks import (
     Streams,
     check_corpus_tokens,
@@ -38,47 +27,41 @@ from bleu_core.tools.checks import (
 
 __all__ = ["IMPLEMENTATION", "torchmetrics_bleu", "trace_torchmetrics"]
 
-IMPLEMENTATION = Implementation(
+IMPLEMENTATION = base.Implementation(
     key="torchmetrics",
     short_name="torchmetrics",
     name="torchmetrics BLEUScore",
-    tokenizer="whitespace split",
-    smoothing="none (smooth=True adds 1 to orders 2..N)",
-    ref_length_rule=CLOSEST_FIRST,
-    zero_handling="any order without a match gives 0, even with smooth=True",
-    weights="uniform 1/n_gram (custom weights used as given)",
-    scale="0-1",
-    description="From torchtext; computed in float32.",
+    point=base.Conventions(tokenizer="whitespace", length_rule="closest-first"),
     source="Lightning-AI/torchmetrics src/torchmetrics/functional/text/bleu.py",
 )
 
 
-def _order(n: int, matches: int, total: int, weight: float, smooth: bool) -> OrderStep:
+def _order(n: int, matches: int, total: int, weight: float, smooth: bool) -> base.OrderStep:
     if smooth and n > 1 and matches > 0:  # torchmetrics' smoothing: orders 2..N only
         p = (matches + 1) / (total + 1)
-        note = message("tools.note_torch_smooth", matches=matches, total=total, p=number(p))
-        return OrderStep(n, matches, total, p, weight, note)
+        note = message("tools.note_torch_smooth", matches=matches, total=total, p=base.number(p))
+        return base.OrderStep(n, matches, total, p, weight, note)
     p = matches / total if total else 0.0
-    return OrderStep(n, matches, total, p, weight, unsmoothed_note(n, matches, total))
+    return base.OrderStep(n, matches, total, p, weight, base.unsmoothed_note(n, matches, total))
 
 
 def trace_torchmetrics(
     preds: Sequence[Sequence[str]], target: Sequence[Sequence[Sequence[str]]], weights: Sequence[float], smooth: bool
-) -> ToolTrace:
+) -> base.ToolTrace:
     """torchmetrics' corpus BLEU of token lists, every step kept (``weights``: one per order, as given)."""
-    counts = count_corpus(preds, target, len(weights))
+    counts = base.count_corpus(preds, target, len(weights))
     c = counts.candidate_length
     # torchmetrics' deviation: a tie between two reference lengths goes to the FIRST listed, not the shorter
     r = int(segment_reference_lengths([len(p) for p in preds], counts.reference_lengths, "closest-first").sum())
-    note = length_note(CLOSEST_FIRST, c, counts.reference_lengths, r)
+    note = base.length_note(base.CLOSEST_FIRST, c, counts.reference_lengths, r)
     pairs = zip(counts.matches, counts.totals, weights, strict=True)
     orders = tuple(_order(n, m, t, w, smooth) for n, (m, t, w) in enumerate(pairs, start=1))
-    bp = shared_brevity_penalty(c, r)
+    bp = base.shared_brevity_penalty(c, r)
     missing = next((o for o in orders if o.matches == 0), None)
     if missing is not None:  # checked before smoothing: smooth=True does not save an order without a match
-        return ToolTrace(orders, c, r, note, bp, message("tools.rule_torch_zero", order=missing.order), 0.0)
+        return base.ToolTrace(orders, c, r, note, bp, message("tools.rule_torch_zero", order=missing.order), 0.0)
     geometric_mean = math.exp(sum(o.weight * math.log(o.precision) for o in orders))
-    return ToolTrace(orders, c, r, note, bp, None, bp * geometric_mean)
+    return base.ToolTrace(orders, c, r, note, bp, None, bp * geometric_mean)
 
 
 def torchmetrics_bleu(
@@ -101,14 +84,16 @@ def torchmetrics_bleu(
     return trace_torchmetrics(hyps, refs, vector, smoothed).score
 
 
-def sentence_trace(implementation: Implementation, candidate: str, references: Sequence[str]) -> ImplementationTrace:
+def sentence_trace(
+    implementation: base.Implementation, candidate: str, references: Sequence[str]
+) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, 4 orders of weight 1/4, no smoothing."""
     cand, refs = candidate.split(), [ref.split() for ref in references]
     steps = trace_torchmetrics([cand], [refs], (0.25,) * 4, False)
-    return ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
 
 
-def corpus_score(implementation: Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
+def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
     """The registry entry\'s corpus score of sacreBLEU-style streams: whitespace tokens, default settings."""
     segments = segment_references(hypotheses, streams)
     return torchmetrics_bleu([h.split() for h in hypotheses], [[ref.split() for ref in refs] for refs in segments])

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_core
+from bleu_core.gaps.conventions import FIELDS, description
 from bleu_core.tools import (
     IMPLEMENTATIONS,
     OriginalToolError,
     compare_corpus_implementations,
     compare_implementations,
 )
-from bleu_core.tools.base import FIRST_ONLY
 from bleu_core.tools.hf_evaluate import hf_evaluate_bleu
 from bleu_core.tools.matlab import matlab_bleu_evaluation_score
 from bleu_core.tools.multi_bleu import multi_bleu_perl
@@ -442,14 +442,19 @@ def test_multi_bleu_perl_corpus_brevity_penalty_and_options() -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_registry_describes_every_implementation() -> None:
+def test_registry_describes_every_implementation_once() -> None:
+    """Each tool's record holds its point; every choice of it reads in words in both languages."""
     assert list(IMPLEMENTATIONS) == [impl.key for impl in IMPLEMENTATIONS.values()]
     for impl in IMPLEMENTATIONS.values():
-        assert impl.ref_length_rule in {"closest, ties shorter", "shortest", "closest, ties first", FIRST_ONLY}
-        assert impl.scale in {"0-1", "0-100"}
-        assert all(isinstance(value, str) and value for value in (impl.name, impl.tokenizer, impl.description))
-    assert IMPLEMENTATIONS["hf-evaluate"].ref_length_rule == "shortest"
-    assert IMPLEMENTATIONS["torchmetrics"].ref_length_rule == "closest, ties first"
+        assert impl.scale == impl.point.scale and impl.scale in {"0-1", "0-100"}
+        assert all(isinstance(value, str) and value for value in (impl.name, impl.source))
+        for field in FIELDS:
+            for lang in ("en", "zh"):
+                words = description(field, getattr(impl.point, field)).render(lang)
+                assert words and "waterfall." not in words, (impl.key, field, lang)
+    assert IMPLEMENTATIONS["hf-evaluate"].point.length_rule == "shortest"
+    assert IMPLEMENTATIONS["torchmetrics"].point.length_rule == "closest-first"
+    assert IMPLEMENTATIONS["d2l"].point.references == "first"
 
 
 def test_compare_implementations_on_one_sentence() -> None:
