@@ -1,8 +1,9 @@
 """Every BLEU tool as a point in one space of conventions, and one scorer over that whole space.
 
-A :class:`~bleu_core.tools.base.Conventions` value (each tool's record holds its own) names each choice a tool makes (tokens, case, which references, the reference
-length rule, the brevity penalty's form, denominators, smoothing, orders without n-grams, zero precisions,
-weights, corpus or averaged sentences, scale).  :func:`score_conventions` scores any point of the space with
+A :class:`~bleu_core.tools.base.Conventions` value (each tool's record holds its own) names each choice a tool
+makes (tokens, case, which references, the reference length rule, the brevity penalty's form, denominators,
+smoothing, orders without n-grams, zero precisions, weights, corpus or averaged sentences, scale).
+:func:`score_conventions` scores any point of the space with
 the shared rules (clipping from :mod:`bleu_core.stats.clipping`, totals max(c - n + 1, 0), the closest reference
 with ties to the shorter) plus the deviations the tool modules state; at each tool's own point it gives that
 tool's score (tested against every tool's trace).  :mod:`bleu_core.gaps.waterfall` walks from one point to another.
