@@ -65,7 +65,7 @@ def trace_hf_evaluate(
 ) -> base.ToolTrace:
     """HF's corpus BLEU of token lists (``references[i]``: translation i's), every step kept."""
     counts = base.count_corpus(translations, references, max_order)
-    # HF's deviation from the shared closest rule: each segment's base.SHORTEST reference sets r.
+    # HF's deviation from the shared closest rule: each segment's SHORTEST reference sets r.
     reference_length = sum(min(lengths) for lengths in counts.reference_lengths)
     translation_length = counts.candidate_length
     pairs = zip(counts.matches, counts.totals, strict=True)

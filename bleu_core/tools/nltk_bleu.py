@@ -1,8 +1,9 @@
-"""NLTK 3.10 ``nltk.translate.bleu_score``: ``corpus_bleu`` and ``sentence_bleu`` on token lists, quirks included.
+"""NLTK 3.10 ``nltk.translate.bleu_score``'s arithmetic on token lists, quirks included.
 
-One computation, :func:`trace_nltk`, follows NLTK step by step; :func:`nltk_corpus_bleu` and
-:func:`nltk_sentence_bleu` read their scores off it.  Clipping and the closest reference length (ties to the
-shorter) are bleu_core's shared rules; NLTK deviates from them in two places, stated where they happen:
+One computation, :func:`trace_nltk`, follows NLTK step by step; the registry's NLTK entries and the drop-in
+:mod:`bleu_core.nltk_api` (the one NLTK API) read their scores off it (:func:`nltk_traces`).  Clipping and the
+closest reference length (ties to the shorter) are bleu_core's shared rules; NLTK deviates from them in two
+places, stated where they happen:
 
 * each segment's denominator is at least 1 (``max(1, total)``), so a segment shorter than n adds a phantom n-gram;
 * BP is 0 for an empty corpus hypothesis even when r is 0 too (bleu_core's rule gives 1 there).
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Sequence
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
@@ -23,10 +24,7 @@ from bleu_core.teach.explain import Explanation
 from bleu_core.tools import base
 from bleu_core.tools.checks import (
     Streams,
-    check_corpus_tokens,
     check_flag,
-    check_references,
-    check_tokens,
     check_weight_vector,
     segment_references,
     weight_sequence,
@@ -37,7 +35,6 @@ from bleu_core.tools.nltk_smoothing import (
     Fraction,
     Precision,
     SmoothingInput,
-    check_smoothing_params,
     smooth,
     smoothing_method,
 )
@@ -45,8 +42,6 @@ from bleu_core.tools.nltk_smoothing import (
 __all__ = [
     "IMPLEMENTATIONS",
     "NLTK_SMOOTHING_METHODS",
-    "nltk_corpus_bleu",
-    "nltk_sentence_bleu",
     "nltk_smoothing_scores",
     "trace_nltk",
 ]
@@ -140,12 +135,12 @@ def _floor_note(note: Message, empty_segments: int, segments: int, order: int) -
     return message("tools.note_floor_corpus", note=note, order=order, empty=empty_segments, segments=segments)
 
 
-#: A smoothing method: NLTK's base.number (0-7), or a caller's own function (NLTK calls it the same way).
+#: A smoothing method: NLTK's number (0-7), or a caller's own function (NLTK calls it the same way).
 Smoothing = int | Callable[..., Any]
 
 
 def _parameter(value: object) -> str:
-    """A smoothing parameter as the notes print it (``%g`` for floats; any other base.number as it prints)."""
+    """A smoothing parameter as the notes print it (``%g`` for floats; any other number as it prints)."""
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -194,9 +189,9 @@ def smoothed_precisions(
 ) -> list[Any]:
     """NLTK's p_n after smoothing: the counted fractions (unreduced, as NLTK's), smoothed once as NLTK does.
 
-    ``last`` is the last segment's (hypothesis, references); ``method`` NLTK's base.number or the caller's own function,
-    called as NLTK calls it.  Raises :class:`base.OriginalToolError` where NLTK's method6 fails, and whatever Python
-    raises where NLTK's arithmetic does (a zero k, for instance).
+    ``last`` is the last segment's (hypothesis, references); ``method`` NLTK's number or the caller's own function,
+    called as NLTK calls it.  Raises :class:`~bleu_core.tools.base.OriginalToolError` where NLTK's method6 fails,
+    and whatever Python raises where NLTK's arithmetic does (a zero k, for instance).
     """
     p_n = [Fraction(m, d) for m, d in zip(sums.matches, denominators(sums)[0], strict=True)]
     if not isinstance(method, int):
@@ -267,8 +262,9 @@ def nltk_traces(
 ) -> list[base.ToolTrace]:
     """One trace per weight vector of checked token lists, after NLTK's checks of the other arguments.
 
-    ``count`` collects the clipped counts (:func:`base.count_corpus`; a vectorized counter gives the same counts);
-    ``smoothing`` is a method name or base.number, or (not ``strict``) a caller's own function; ``strict``: the weights
+    ``count`` collects the clipped counts (:func:`~bleu_core.tools.base.count_corpus`; a vectorized counter gives
+    the same counts);
+    ``smoothing`` is a method name or number, or (not ``strict``) a caller's own function; ``strict``: the weights
     must be finite and non-negative (this module's functions); the drop-in takes any, as NLTK does.
     """
     vectors, defaults = weight_vectors(weights, strict)
@@ -292,110 +288,6 @@ def nltk_traces(
     ]  # fmt: skip
 
 
-def _scores(traces: list[base.ToolTrace]) -> float | list[float]:
-    """NLTK returns a bare float for one weight vector, a list for two or more."""
-    scores = [trace.checked_score() for trace in traces]
-    return scores if len(scores) > 1 else scores[0]
-
-
-@overload
-def nltk_corpus_bleu(
-    list_of_references: Sequence[Sequence[Sequence[str]]],
-    hypotheses: Sequence[Sequence[str]],
-    weights: Sequence[float] = ...,
-    smoothing: str | int | None = ...,
-    auto_reweigh: bool = ...,
-    *,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> float: ...
-@overload
-def nltk_corpus_bleu(
-    list_of_references: Sequence[Sequence[Sequence[str]]],
-    hypotheses: Sequence[Sequence[str]],
-    weights: Sequence[Sequence[float]],
-    smoothing: str | int | None = ...,
-    auto_reweigh: bool = ...,
-    *,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> list[float] | float: ...
-def nltk_corpus_bleu(
-    list_of_references: Sequence[Sequence[Sequence[str]]],
-    hypotheses: Sequence[Sequence[str]],
-    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
-    smoothing: str | int | None = "method0",
-    auto_reweigh: bool = False,
-    *,
-    epsilon: float = 0.1,
-    alpha: float = 5,
-    k: float = 5,
-) -> float | list[float]:
-    """NLTK 3.10 ``corpus_bleu``: ``list_of_references[i]`` are the token lists of hypothesis i's references.
-
-    Reproduced exactly, quirks included:
-
-    * counts are summed over segments, but each segment's denominator is at least 1 (a phantom n-gram);
-    * r is the sum of the closest reference lengths (ties to the shorter);
-    * weights are used as given, not normalized; two or more weight vectors return a list of scores;
-    * 0 when no unigram matches; without smoothing a zero precision is ``sys.float_info.min`` (a tiny score);
-    * smoothing sees the LAST segment's references and hypothesis (methods 5, 6 and 7) and the corpus
-      hypothesis length (methods 4 and 7), so reordering segments can change a smoothed corpus score;
-    * ``auto_reweigh`` replaces only the weights tuple ``(0.25,) * 4``, and only when the corpus length is below 4.
-
-    ``epsilon``, ``alpha`` and ``k`` are ``SmoothingFunction``'s parameters (methods 1, 6 and 4/7).
-    Raises :class:`base.OriginalToolError` where NLTK raises: an empty corpus (ZeroDivisionError)
-    and method 6 without a trigram match (AssertionError, or IndexError below 3 orders).
-    """
-    hyps, refs = check_corpus_tokens(hypotheses, list_of_references, "hypotheses", "list_of_references")
-    check_smoothing_params(epsilon, alpha, k)
-    return _scores(nltk_traces(refs, hyps, weights, smoothing, auto_reweigh, (epsilon, alpha, k)))
-
-
-@overload
-def nltk_sentence_bleu(
-    references: Sequence[Sequence[str]],
-    hypothesis: Sequence[str],
-    weights: Sequence[float] = ...,
-    smoothing: str | int | None = ...,
-    auto_reweigh: bool = ...,
-    *,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> float: ...
-@overload
-def nltk_sentence_bleu(
-    references: Sequence[Sequence[str]],
-    hypothesis: Sequence[str],
-    weights: Sequence[Sequence[float]],
-    smoothing: str | int | None = ...,
-    auto_reweigh: bool = ...,
-    *,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> list[float] | float: ...
-def nltk_sentence_bleu(
-    references: Sequence[Sequence[str]],
-    hypothesis: Sequence[str],
-    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
-    smoothing: str | int | None = "method0",
-    auto_reweigh: bool = False,
-    *,
-    epsilon: float = 0.1,
-    alpha: float = 5,
-    k: float = 5,
-) -> float | list[float]:
-    """NLTK 3.10 ``sentence_bleu``: :func:`nltk_corpus_bleu` of a one-segment corpus (see its quirks)."""
-    hyp = check_tokens(hypothesis, "hypothesis")
-    refs = check_references(references, "references")
-    check_smoothing_params(epsilon, alpha, k)
-    return _scores(nltk_traces([refs], [hyp], weights, smoothing, auto_reweigh, (epsilon, alpha, k)))
-
-
 def nltk_smoothing_scores(explanation: Explanation) -> dict[str, float]:
     """NLTK's sentence_bleu under each of its smoothing methods (method0-7), on the explanation's tokens and weights.
 
@@ -406,7 +298,8 @@ def nltk_smoothing_scores(explanation: Explanation) -> dict[str, float]:
     out = {}
     for method in NLTK_SMOOTHING_METHODS:
         try:
-            score = nltk_sentence_bleu(references, candidate, explanation.options.weights, smoothing=method)
+            traces = nltk_traces([references], [candidate], explanation.options.weights, method, False, (0.1, 5, 5))
+            score = traces[0].checked_score()
         except base.OriginalToolError:
             score = math.nan
         out[method] = float(score)
@@ -425,6 +318,7 @@ def sentence_trace(
 
 def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
     """The registry entry\'s corpus score of sacreBLEU-style streams: whitespace tokens, default weights."""
-    smoothing = "method1" if implementation.key == "nltk-method1" else "method0"
+    method = "method1" if implementation.key == "nltk-method1" else "method0"
     refs = [[ref.split() for ref in refs] for refs in segment_references(hypotheses, streams)]
-    return nltk_corpus_bleu(refs, [h.split() for h in hypotheses], smoothing=smoothing)
+    traces = nltk_traces(refs, [h.split() for h in hypotheses], DEFAULT_WEIGHTS, method, False, (0.1, 5, 5))
+    return traces[0].checked_score()

@@ -90,17 +90,6 @@ def smoothing_method(smoothing: object) -> int:
     raise TypeError(f"smoothing must be 'method0'..'method7' or an int 0-7; got {smoothing!r}")
 
 
-def check_smoothing_params(epsilon: object, alpha: object, k: object) -> None:
-    """``SmoothingFunction``'s epsilon (method1), alpha (method6) and k (methods 4, 7): finite and positive.
-
-    For this module's own tool functions; the NLTK drop-in uses any values, as NLTK does."""
-    for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-            raise TypeError(f"{name} must be a finite number; got {value!r}")
-        if float(value) <= 0:
-            raise ValueError(f"{name} must be positive; got {value!r}")
-
-
 def modified_precision(references: Any, hypothesis: Sequence[Any], n: int) -> Fraction:
     """NLTK's ``modified_precision``: clipped n-gram matches over candidate n-grams (at least 1), unreduced.
 

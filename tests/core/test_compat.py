@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_core
+from bleu_core import nltk_api
 from bleu_core.gaps.conventions import FIELDS, description
 from bleu_core.tools import (
     IMPLEMENTATIONS,
@@ -26,7 +27,7 @@ from bleu_core.tools import (
 from bleu_core.tools.hf_evaluate import hf_evaluate_bleu
 from bleu_core.tools.matlab import matlab_bleu_evaluation_score
 from bleu_core.tools.multi_bleu import multi_bleu_perl
-from bleu_core.tools.nltk_bleu import nltk_corpus_bleu, nltk_sentence_bleu
+from bleu_core.tools.nltk_bleu import DEFAULT_WEIGHTS
 from bleu_core.tools.nltk_legacy import nltk_legacy_sentence_bleu
 from bleu_core.tools.sacrebleu_bleu import sacrebleu_corpus_bleu, sacrebleu_sentence_bleu
 from bleu_core.tools.torchmetrics_bleu import torchmetrics_bleu
@@ -71,6 +72,34 @@ def run_nltk(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[A
             return None, error
 
 
+def nltk_sentence_bleu(
+    references: Any,
+    hypothesis: Any,
+    weights: Any = DEFAULT_WEIGHTS,
+    smoothing: Any = 0,
+    auto_reweigh: bool = False,
+    **params: float,
+) -> Any:
+    """bleu_core's NLTK API (:mod:`bleu_core.nltk_api`) with the smoothing method named by number or "methodN"."""
+    return nltk_api.sentence_bleu(references, hypothesis, weights, _method(smoothing, params), auto_reweigh)
+
+
+def nltk_corpus_bleu(
+    list_of_references: Any,
+    hypotheses: Any,
+    weights: Any = DEFAULT_WEIGHTS,
+    smoothing: Any = 0,
+    auto_reweigh: bool = False,
+    **params: float,
+) -> Any:
+    """:func:`nltk_sentence_bleu` for a corpus."""
+    return nltk_api.corpus_bleu(list_of_references, hypotheses, weights, _method(smoothing, params), auto_reweigh)
+
+
+def _method(smoothing: Any, params: dict[str, float]) -> Any:
+    return getattr(nltk_api.SmoothingFunction(**params), f"method{int(str(smoothing).removeprefix('method'))}")
+
+
 def assert_same(ours: float | list[float], theirs: float | list[float]) -> None:
     if isinstance(theirs, list):
         assert isinstance(ours, list)
@@ -102,7 +131,7 @@ def test_sentence_bleu_equals_nltk(
     )
     smoothing = method if method % 2 else f"method{method}"  # both spellings
     if error is not None:
-        with pytest.raises(OriginalToolError):
+        with pytest.raises(type(error)):
             nltk_sentence_bleu(refs, hyp, w, smoothing, auto_reweigh, **p)
         return
     assert_same(nltk_sentence_bleu(refs, hyp, w, smoothing, auto_reweigh, **p), theirs)
@@ -123,7 +152,7 @@ def test_corpus_bleu_equals_nltk(
         nltk_bleu.corpus_bleu, refs, hyps, w, smoothing_function=smoother, auto_reweigh=auto_reweigh
     )
     if error is not None:
-        with pytest.raises(OriginalToolError):
+        with pytest.raises(type(error)):
             nltk_corpus_bleu(refs, hyps, w, method, auto_reweigh, **p)
         return
     assert_same(nltk_corpus_bleu(refs, hyps, w, method, auto_reweigh, **p), theirs)
@@ -538,20 +567,6 @@ REF = [["a", "b"]]
 @pytest.mark.parametrize(
     ("call", "error", "fragment"),
     [
-        (lambda: nltk_sentence_bleu(REF, "a b"), TypeError, r"split it first"),
-        (lambda: nltk_sentence_bleu(["a b"], ["a"]), TypeError, r"references\[0\]"),
-        (lambda: nltk_sentence_bleu([], ["a"]), ValueError, "at least one reference"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], smoothing="method8"), ValueError, "unknown NLTK smoothing"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], smoothing=9), ValueError, "0-7"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], smoothing=1.5), TypeError, "method0"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], (0.5, -0.5)), ValueError, "non-negative"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], ()), ValueError, "at least one"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], [(0.5, 0.5), ()]), ValueError, r"weights\[1\]"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], (math.nan,)), ValueError, "finite"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], "0.25"), TypeError, "sequence"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], epsilon=0), ValueError, "epsilon must be positive"),
-        (lambda: nltk_sentence_bleu(REF, ["a"], auto_reweigh="yes"), TypeError, "True or False"),
-        (lambda: nltk_corpus_bleu([REF], [["a"], ["b"]]), ValueError, "one list of references per hypothesis"),
         (lambda: hf_evaluate_bleu([["a"]], [REF], max_order=0), ValueError, "at least 1"),
         (lambda: hf_evaluate_bleu([["a"]], [[]]), ValueError, "at least one reference"),
         (lambda: torchmetrics_bleu([["a"]], [REF], n_gram=2.0), TypeError, "whole number"),

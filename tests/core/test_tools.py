@@ -6,11 +6,12 @@ import math
 
 import pytest
 
+from bleu_core.nltk_api import corpus_bleu as nltk_corpus_bleu
 from bleu_core.tools import OriginalToolError, trace_implementation
 from bleu_core.tools.base import count_corpus
 from bleu_core.tools.hf_evaluate import hf_evaluate_bleu, trace_hf_evaluate
 from bleu_core.tools.multi_bleu import multi_bleu_perl, trace_multi_bleu
-from bleu_core.tools.nltk_bleu import DEFAULT_WEIGHTS, nltk_corpus_bleu, trace_nltk
+from bleu_core.tools.nltk_bleu import DEFAULT_WEIGHTS, trace_nltk
 from bleu_core.tools.torchmetrics_bleu import torchmetrics_bleu, trace_torchmetrics
 
 
