@@ -277,14 +277,8 @@ def plain_characteristic_ngrams(
     references: Sequence[Sequence[str | None]],
     options: BleuOptions,
     top: int = 15,
-    progress: Progress | None = None,
 ) -> dict[str, Contrasts]:
     """:func:`characteristic_ngrams` one segment and order at a time with the one clipping rule (Counters)."""
-    names = list(systems)
     segment_refs = _segment_references(references, options)
-    matched: dict[str, Counter[Ngram]] = {}
-    for done, name in enumerate(names):
-        matched[name] = clipped_ngram_matches(systems[name], segment_refs, options)
-        if progress is not None:
-            progress((done + 1) / len(names))
-    return {name: _contrasts(name, matched, top) for name in names}
+    matched = {name: clipped_ngram_matches(hyps, segment_refs, options) for name, hyps in systems.items()}
+    return {name: _contrasts(name, matched, top) for name in systems}

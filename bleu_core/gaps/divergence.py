@@ -79,6 +79,17 @@ class Divergence:
         return str(self.summary_message)
 
 
+def _both(
+    key: str, a: ImplementationTrace, b: ImplementationTrace, cause: object = None, **pairs: tuple[object, object]
+) -> Message:
+    """A sentence naming both tools (``first``, ``second``) with each value of ``pairs`` as ``first_<name>`` and
+    ``second_<name>`` (and the ``cause`` when given)."""
+    values = {f"{side}_{name}": pair[i] for name, pair in pairs.items() for i, side in enumerate(("first", "second"))}
+    if cause is not None:
+        values["cause"] = cause
+    return message(key, first=a.implementation.label, second=b.implementation.label, **values)
+
+
 def _order_pairs(a: ImplementationTrace, b: ImplementationTrace) -> list[tuple[OrderStep, OrderStep]]:
     """The orders of two tools side by side; an order one tool does not compute is shown as unused (0/0)."""
     pairs = []
@@ -166,13 +177,7 @@ def _length_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     second = _value(f"c = {b.candidate_length}, r = {b.reference_length}")
     if (a.candidate_length, a.reference_length) == (b.candidate_length, b.reference_length):
         return Step("reference length r", first, second, False, None)
-    why = message(
-        "tools.lengths_differ",
-        first=a.implementation.label,
-        first_note=a.length_note,
-        second=b.implementation.label,
-        second_note=b.length_note,
-    )
+    why = _both("tools.lengths_differ", a, b, note=(a.length_note, b.length_note))
     return Step("reference length r", first, second, True, why)
 
 
@@ -184,14 +189,7 @@ def _bp_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
         cause = message("tools.bp_cause_lengths")
     else:
         cause = message("tools.bp_cause_formula")
-    why = message(
-        "tools.bp_differs",
-        first_bp=f"{a.bp:.4f}",
-        first=a.implementation.label,
-        second_bp=f"{b.bp:.4f}",
-        second=b.implementation.label,
-        cause=cause,
-    )
+    why = _both("tools.bp_differs", a, b, bp=(f"{a.bp:.4f}", f"{b.bp:.4f}"), cause=cause)
     return Step("brevity penalty", first, second, True, why)
 
 
@@ -241,14 +239,8 @@ def _weights_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     first, second = _value(first_weights), _value(second_weights)
     if all(math.isclose(x.weight, y.weight, abs_tol=1e-12) for x, y in _order_pairs(a, b)):
         return Step("weights", first, second, False, None)
-    why = message(
-        "tools.weights_differ",
-        first=a.implementation.label,
-        first_weights=first_weights,
-        second=b.implementation.label,
-        second_weights=second_weights,
-        first_rule=_weights_rule(a),
-        second_rule=_weights_rule(b),
+    why = _both(
+        "tools.weights_differ", a, b, weights=(first_weights, second_weights), rule=(_weights_rule(a), _weights_rule(b))
     )
     return Step("weights", first, second, True, why)
 
@@ -261,13 +253,7 @@ def _weights_rule(trace: ImplementationTrace) -> Message:
 def _rule_step(a: ImplementationTrace, b: ImplementationTrace) -> Step:
     if a.final_rule == b.final_rule:
         return Step("final rule", a.final_rule, b.final_rule, False, None)
-    why = message(
-        "tools.rules_differ",
-        first=a.implementation.label,
-        first_rule=a.final_rule,
-        second=b.implementation.label,
-        second_rule=b.final_rule,
-    )
+    why = _both("tools.rules_differ", a, b, rule=(a.final_rule, b.final_rule))
     return Step("final rule", a.final_rule, b.final_rule, True, why)
 
 

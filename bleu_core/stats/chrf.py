@@ -28,6 +28,8 @@ from itertools import chain, count
 import numpy as np
 from numpy.typing import NDArray
 
+from bleu_core.stats.segment_stats import check_segments
+
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
@@ -205,14 +207,7 @@ def best_rows(rows: IntArray, segments: IntArray, options: ChrfOptions) -> IntAr
 
 def segment_statistics(hypotheses: Sequence[str], references: ChrfReferences, options: ChrfOptions) -> IntArray:
     """The statistics array (segments x ``options.columns``) of ``hypotheses`` against prepared references."""
-    if len(hypotheses) != references.n_segments:
-        raise ValueError(
-            f"there are {len(hypotheses)} hypotheses but the references have {references.n_segments} segments; "
-            "give one reference line per hypothesis"
-        )
-    for segment, refs in enumerate(references.lines):
-        if not refs:
-            raise ValueError(f"segment {segment + 1} has no reference; give at least one reference line per segment")
+    check_segments(len(hypotheses), references.lines)
     hyps = [hyp.lower() for hyp in hypotheses] if options.lowercase else list(hypotheses)
     chunks = [np.zeros((0, options.columns), dtype=np.int64)]
     for start in range(0, len(hyps), CHUNK_SEGMENTS):

@@ -22,6 +22,19 @@ from numpy.typing import NDArray
 IntArray = NDArray[np.int64]
 
 
+def check_segments(n_hypotheses: int, references: Sequence[Sequence[object]]) -> None:
+    """Prepared references (per segment, its references) fit the hypotheses: one segment per hypothesis, and at
+    least one reference in each; else a ValueError that says which."""
+    if n_hypotheses != len(references):
+        raise ValueError(
+            f"there are {n_hypotheses} hypotheses but the references have {len(references)} segments; "
+            "give one reference line per hypothesis"
+        )
+    for segment, refs in enumerate(references):
+        if not refs:
+            raise ValueError(f"segment {segment + 1} has no reference; give at least one reference line per segment")
+
+
 def closest_reference(hyp_len: IntArray, ref_lengths: IntArray, ties: str = "shorter") -> IntArray:
     """Per segment, the index of the reference whose length is closest to the hypothesis length.
 

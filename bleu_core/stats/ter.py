@@ -24,6 +24,7 @@ from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
 from bleu_core.i18n import Message
 from bleu_core.limits import LIMITS, Limits
+from bleu_core.stats.segment_stats import check_segments
 from bleu_core.stats.ter_edits import edits
 
 FloatArray = NDArray[np.float64]
@@ -91,14 +92,7 @@ def segment_statistics(
     hypotheses: Sequence[str], references: TerReferences, options: TerOptions, reuse: bool = True
 ) -> FloatArray:
     """The statistics array (segments x 2) of ``hypotheses`` against prepared references."""
-    if len(hypotheses) != references.n_segments:
-        raise ValueError(
-            f"there are {len(hypotheses)} hypotheses but the references have {references.n_segments} segments; "
-            "give one reference line per hypothesis"
-        )
-    for segment, refs in enumerate(references.words):
-        if not refs:
-            raise ValueError(f"segment {segment + 1} has no reference; give at least one reference line per segment")
+    check_segments(len(hypotheses), references.words)
     tokenizer = options.tokenizer()
     rows = [
         segment_row(normalized_words(hyp, tokenizer), refs, reuse)
