@@ -319,9 +319,9 @@ def _print_with_others(
     tok = tokenizer_signature(options.tokenize) if bleu else ""
     if args.sentence_level:
         if chrf_parts:
-            print("\n".join(metrics.sentences(chrf_systems[0], chrf_parts[0], n_refs, report)))
+            print("\n".join(metrics.sentences(metrics.chrf_printer(chrf_parts[0]), chrf_systems[0], n_refs, report)))
         elif ter_parts:
-            print("\n".join(cli_ter.sentences(ter_systems[0], ter_parts[0], n_refs, report)))
+            print("\n".join(metrics.sentences(cli_ter.printer(ter_parts[0]), ter_systems[0], n_refs, report)))
     elif report.paired:
         results: dict[str, list[cli_report.PairedRow]] = {}
         notes: dict[str, str] = {}
@@ -337,9 +337,9 @@ def _print_with_others(
     elif len(names) == 1:
         lines = [cli_report.single_system(systems[0], options, n_refs, tok, report)] if bleu else []
         if chrf_parts:
-            lines.append(metrics.single_line(chrf_systems[0], chrf_parts[0], n_refs, report))
+            lines.append(metrics.single_line(metrics.chrf_printer(chrf_parts[0]), chrf_systems[0], n_refs, report))
         if ter_parts:
-            lines.append(cli_ter.single_line(ter_systems[0], ter_parts[0], n_refs, report))
+            lines.append(metrics.single_line(cli_ter.printer(ter_parts[0]), ter_systems[0], n_refs, report))
         print(metrics.joined_lines(lines, report.format))
     else:
         columns: dict[str, list[str]] = {}
@@ -347,10 +347,10 @@ def _print_with_others(
         if bleu:
             columns["BLEU"], signatures["BLEU"] = cli_report.bleu_column(systems, options, n_refs, tok, report)
         if chrf_parts:
-            name, scores, signature = metrics.column(chrf_systems, chrf_parts[0], n_refs, report)
+            name, scores, signature = metrics.column(metrics.chrf_printer(chrf_parts[0]), chrf_systems, n_refs, report)
             columns[name], signatures[name] = scores, signature
         if ter_parts:
-            name, scores, signature = cli_ter.column(ter_systems, ter_parts[0], n_refs, report)
+            name, scores, signature = metrics.column(cli_ter.printer(ter_parts[0]), ter_systems, n_refs, report)
             columns[name], signatures[name] = scores, signature
         print(cli_report.metric_table(names, columns, signatures, report))
 

@@ -8,11 +8,13 @@ each, in the metrics' sorted order (BLEU, chrF, TER: :mod:`.ter`), aligned on th
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sacrebleu.metrics.base import Signature
+from sacrebleu.metrics.base import Score, Signature
 from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 
 from bleu_core.cli.report import PairedRow, Report
@@ -95,49 +97,72 @@ def paired(
     return metric.name, rows, paired_signature(_signature(options, n_refs), report)
 
 
-def _signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> CHRFSignature:
-    fields: dict[str, object] = {
-        "num_refs": n_refs,
-        "n_bootstrap": bootstrap,
-        "seed": None if bootstrap is None else str(seed),
-        "char_order": options.char_order,
-        "word_order": options.word_order,
-        "lowercase": options.lowercase,
-        "whitespace": options.whitespace,
-        "eps_smoothing": options.eps_smoothing,
-    }
-    signature = CHRFSignature(fields)
+def signature_of(kind: type[Signature], n_refs: int, bootstrap: int | None, seed: int, **fields: object) -> Signature:
+    """A metric's sacreBLEU signature: the references, the bootstrap (if any) and the metric's own fields."""
+    signature = kind(
+        {"num_refs": n_refs, "n_bootstrap": bootstrap, "seed": None if bootstrap is None else str(seed), **fields}
+    )
     signature.update("version", __version__)
     return signature
 
 
-def single_line(stats: chrf.IntArray, options: chrf.ChrfOptions, n_refs: int, report: Report) -> str:
-    """One system's corpus chrF: its score line or JSON object (with ``--confidence``, the bootstrap interval)."""
-    score = _score(stats, options)
+def _signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> Signature:
+    return signature_of(
+        CHRFSignature,
+        n_refs,
+        bootstrap,
+        seed,
+        char_order=options.char_order,
+        word_order=options.word_order,
+        lowercase=options.lowercase,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Printer:
+    """How one metric's statistics print: its score object, its signature (references, bootstrap samples, seed) and
+    its resampled scores for ``--confidence`` (statistics, samples, seed)."""
+
+    score: Callable[[Any], Score]
+    signature: Callable[[int, int | None, int], Signature]
+    resampled: Callable[[Any, int, int], list[Score]]
+
+
+def chrf_printer(options: chrf.ChrfOptions) -> Printer:
+    """chrF's printed forms; resampled scores are float32, as sacreBLEU's (their mean and interval too)."""
+
+    def resampled(stats: chrf.IntArray, n: int, seed: int) -> list[Score]:
+        scores = chrf.bootstrap_scores(stats, options, n, seed)
+        return [CHRFScore(x, options.char_order, options.word_order, int(options.beta)) for x in scores]
+
+    return Printer(lambda stats: _score(stats, options), partial(_signature, options), resampled)
+
+
+def single_line(printer: Printer, stats: Any, n_refs: int, report: Report) -> str:
+    """One system's corpus score: its score line or JSON object (with ``--confidence``, the bootstrap interval)."""
+    score = printer.score(stats)
     bootstrap = None
     if report.confidence_n > 1:
         bootstrap = report.confidence_n
-        resampled = chrf.bootstrap_scores(stats, options, bootstrap, report.seed)
-        # float32 scores, as sacreBLEU's: their mean and interval are float32 too (a rounding the 4th decimal shows)
-        score.estimate_ci([CHRFScore(x, options.char_order, options.word_order, int(options.beta)) for x in resampled])
+        score.estimate_ci(printer.resampled(stats, bootstrap, report.seed))
     is_json = report.format == "json"
-    signature = _signature(options, n_refs, bootstrap, report.seed).format(report.short and not is_json)
+    signature = printer.signature(n_refs, bootstrap, report.seed).format(report.short and not is_json)
     return str(score.format(report.width, report.score_only, signature, is_json))
 
 
-def sentences(stats: chrf.IntArray, options: chrf.ChrfOptions, n_refs: int, report: Report) -> Iterator[str]:
-    """``-sl``: one chrF line per segment."""
-    signature = _signature(options, n_refs).format(report.short)
+def sentences(printer: Printer, stats: Any, n_refs: int, report: Report) -> Iterator[str]:
+    """``-sl``: one line per segment."""
+    signature = printer.signature(n_refs, None, 0).format(report.short)
     for row in stats:
-        yield str(_score(row, options).format(report.width, report.score_only, signature))
+        yield str(printer.score(row).format(report.width, report.score_only, signature))
 
 
-def column(
-    systems: list[chrf.IntArray], options: chrf.ChrfOptions, n_refs: int, report: Report
-) -> tuple[str, list[str], str]:
-    """Several systems: the column's name (``chrF2``, ``chrF2++``), each system's score and the signature."""
-    scores = [_score(stats, options) for stats in systems]
-    signature = _signature(options, n_refs).format(report.short)
+def column(printer: Printer, systems: list[Any], n_refs: int, report: Report) -> tuple[str, list[str], str]:
+    """Several systems: the column's name (``chrF2``, ``chrF2++``, ``TER``), each system's score, the signature."""
+    scores = [printer.score(stats) for stats in systems]
+    signature = printer.signature(n_refs, None, 0).format(report.short)
     return scores[0].name, [str(score.format(report.width, True)) for score in scores], signature
 
 

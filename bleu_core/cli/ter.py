@@ -7,15 +7,15 @@ The statistics come from :mod:`bleu_core.stats.ter`; every printed form is sacre
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from functools import partial
 
 import numpy as np
+from sacrebleu.metrics.base import Score, Signature
 from sacrebleu.metrics.ter import TERScore, TERSignature
 
-from bleu_core.cli.metrics import paired_rows, paired_signature
+from bleu_core.cli.metrics import Printer, paired_rows, paired_signature, signature_of
 from bleu_core.cli.report import PairedRow, Report
 from bleu_core.stats import ter
-from bleu_core.version import __version__
 
 
 def add_ter_flags(parser: argparse.ArgumentParser) -> None:
@@ -37,50 +37,29 @@ def _score(stats: ter.FloatArray) -> TERScore:
     return TERScore(ter.rate(edits, ref_length), edits, ref_length)
 
 
-def _signature(options: ter.TerOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> TERSignature:
-    fields: dict[str, object] = {
-        "num_refs": n_refs,
-        "n_bootstrap": bootstrap,
-        "seed": None if bootstrap is None else str(seed),
-        "case_sensitive": options.case_sensitive,
-        "tokenizer_signature": "tercom",
-        "normalized": options.normalized,
-        "no_punct": options.no_punct,
-        "asian_support": options.asian_support,
-    }
-    signature = TERSignature(fields)
-    signature.update("version", __version__)
-    return signature
+def _signature(options: ter.TerOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> Signature:
+    return signature_of(
+        TERSignature,
+        n_refs,
+        bootstrap,
+        seed,
+        case_sensitive=options.case_sensitive,
+        tokenizer_signature="tercom",
+        normalized=options.normalized,
+        no_punct=options.no_punct,
+        asian_support=options.asian_support,
+    )
 
 
-def single_line(stats: ter.FloatArray, options: ter.TerOptions, n_refs: int, report: Report) -> str:
-    """One system's corpus TER: its score line or JSON object (with ``--confidence``, the bootstrap interval)."""
-    score = _score(stats)
-    bootstrap = None
-    if report.confidence_n > 1:
-        bootstrap = report.confidence_n
-        totals = ter.bootstrap_totals(stats, bootstrap, report.seed)
-        resampled = ter.bootstrap_scores(totals)
-        score.estimate_ci([TERScore(x, edits, length) for x, (edits, length) in zip(resampled, totals, strict=True)])
-    is_json = report.format == "json"
-    signature = _signature(options, n_refs, bootstrap, report.seed).format(report.short and not is_json)
-    return str(score.format(report.width, report.score_only, signature, is_json))
+def printer(options: ter.TerOptions) -> Printer:
+    """TER's printed forms (:class:`bleu_core.cli.metrics.Printer`)."""
 
+    def resampled(stats: ter.FloatArray, n: int, seed: int) -> list[Score]:
+        totals = ter.bootstrap_totals(stats, n, seed)
+        scores = ter.bootstrap_scores(totals)
+        return [TERScore(x, edits, length) for x, (edits, length) in zip(scores, totals, strict=True)]
 
-def sentences(stats: ter.FloatArray, options: ter.TerOptions, n_refs: int, report: Report) -> Iterator[str]:
-    """``-sl``: one TER line per segment."""
-    signature = _signature(options, n_refs).format(report.short)
-    for row in stats:
-        yield str(_score(row).format(report.width, report.score_only, signature))
-
-
-def column(
-    systems: list[ter.FloatArray], options: ter.TerOptions, n_refs: int, report: Report
-) -> tuple[str, list[str], str]:
-    """Several systems: the column's name (``TER``), each system's score and the signature."""
-    scores = [_score(stats) for stats in systems]
-    signature = _signature(options, n_refs).format(report.short)
-    return scores[0].name, [str(score.format(report.width, True)) for score in scores], signature
+    return Printer(_score, partial(_signature, options), resampled)
 
 
 def paired(
