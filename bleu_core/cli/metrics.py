@@ -107,17 +107,8 @@ def signature_of(kind: type[Signature], n_refs: int, bootstrap: int | None, seed
 
 
 def _signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> Signature:
-    return signature_of(
-        CHRFSignature,
-        n_refs,
-        bootstrap,
-        seed,
-        char_order=options.char_order,
-        word_order=options.word_order,
-        lowercase=options.lowercase,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-    )
+    names = ("char_order", "word_order", "lowercase", "whitespace", "eps_smoothing")
+    return signature_of(CHRFSignature, n_refs, bootstrap, seed, **{name: getattr(options, name) for name in names})
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,20 +107,19 @@ def check_references_present(inputs: LintInput) -> list[LintFinding]:
 def check_line_counts(inputs: LintInput) -> list[LintFinding]:
     """Every reference file has as many lines as the hypothesis (line i translates line i)."""
     hyp_name, hyp_lines = inputs.hypothesis
-    return [
-        LintFinding(
-            "error",
-            "line-count",
-            "line_count_one"
-            if len(lines) == 1
-            else "line_count_hypothesis_one"
-            if len(hyp_lines) == 1
-            else "line_count",
-            (("name", name), ("lines", len(lines)), ("hypothesis", hyp_name), ("hyp_lines", len(hyp_lines))),
-        )
-        for name, lines in inputs.references
-        if len(lines) != len(hyp_lines)
-    ]
+    findings = []
+    for name, lines in inputs.references:
+        if len(lines) != len(hyp_lines):
+            key = (
+                "line_count_one"
+                if len(lines) == 1
+                else "line_count_hypothesis_one"
+                if len(hyp_lines) == 1
+                else "line_count"
+            )
+            params = (("name", name), ("lines", len(lines)), ("hypothesis", hyp_name), ("hyp_lines", len(hyp_lines)))
+            findings.append(LintFinding("error", "line-count", key, params))
+    return findings
 
 
 def check_hypothesis_present(inputs: LintInput) -> list[LintFinding]:
@@ -196,15 +195,9 @@ def check_whitespace(inputs: LintInput) -> list[LintFinding]:
 def check_identical(inputs: LintInput) -> list[LintFinding]:
     """A reference identical to the hypothesis (the same file uploaded twice?)."""
     hyp_name, hyp_lines = inputs.hypothesis
+    same = [name for name, lines in inputs.references if hyp_lines and list(lines) == list(hyp_lines)]
     return [
-        LintFinding(
-            "warning",
-            "identical",
-            "identical",
-            (("hypothesis", hyp_name), ("name", name)),
-        )
-        for name, lines in inputs.references
-        if hyp_lines and list(lines) == list(hyp_lines)
+        LintFinding("warning", "identical", "identical", (("hypothesis", hyp_name), ("name", name))) for name in same
     ]
 
 
