@@ -278,11 +278,12 @@ def sacre_sentences(hyps: Sequence[str], refs: Streams, tokenize: str) -> list[f
 
 
 def ours_nltk(hyps: Sequence[str], refs: Streams) -> list[float]:
-    """``bleu_core.tools.nltk_bleu.nltk_sentence_bleu`` (method1) on whitespace tokens, per segment, ×100."""
-    from bleu_core.tools.nltk_bleu import nltk_sentence_bleu
+    """``bleu_core.nltk_api.sentence_bleu`` (method1) on whitespace tokens, per segment, ×100."""
+    from bleu_core.nltk_api import SmoothingFunction, sentence_bleu
 
+    smooth = SmoothingFunction().method1
     return [
-        100.0 * nltk_sentence_bleu([stream[i].split() for stream in refs], hyp.split(), smoothing="method1")
+        100.0 * sentence_bleu([stream[i].split() for stream in refs], hyp.split(), smoothing_function=smooth)
         for i, hyp in enumerate(hyps)
     ]
 
