@@ -46,9 +46,8 @@ def chunk_segments_default() -> int:
     """Segments per chunk in this process: :data:`CHUNK_SEGMENTS`, or :data:`SMALL_CHUNK_SEGMENTS` where one of
     glibc's malloc thresholds is fixed by the environment (Dask sets ``MALLOC_TRIM_THRESHOLD_`` in every worker it
     starts).  glibc then maps every block above 128 KiB afresh and unmaps it when freed, so each of the engine's
-    temporaries costs a page fault per page; chunks of 128 segments keep them below that size.  Measured on
-    WMT22 de-en (1,984 segments, one system, 13a) with ``MALLOC_TRIM_THRESHOLD_=65536``: 4,000 segments a chunk
-    161 ms and 24,700 page faults a call, 128 segments 64 ms and 1,900 (medians of 9)."""
+    temporaries costs a page fault per page; chunks of 128 segments keep them below that size (measured in
+    docs/scale.md: 161 against 64 ms a call on WMT22 de-en, 24,700 against 1,900 page faults)."""
     return SMALL_CHUNK_SEGMENTS if any(name in os.environ for name in _FIXED_MALLOC) else CHUNK_SEGMENTS
 
 

@@ -72,18 +72,6 @@ def run_nltk(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[A
             return None, error
 
 
-def nltk_sentence_bleu(
-    references: Any,
-    hypothesis: Any,
-    weights: Any = DEFAULT_WEIGHTS,
-    smoothing: Any = 0,
-    auto_reweigh: bool = False,
-    **params: float,
-) -> Any:
-    """bleu_core's NLTK API (:mod:`bleu_core.nltk_api`) with the smoothing method named by number or "methodN"."""
-    return nltk_api.sentence_bleu(references, hypothesis, weights, _method(smoothing, params), auto_reweigh)
-
-
 def nltk_corpus_bleu(
     list_of_references: Any,
     hypotheses: Any,
@@ -92,8 +80,13 @@ def nltk_corpus_bleu(
     auto_reweigh: bool = False,
     **params: float,
 ) -> Any:
-    """:func:`nltk_sentence_bleu` for a corpus."""
+    """bleu_core's NLTK API (:mod:`bleu_core.nltk_api`) with the smoothing method named by number or "methodN"."""
     return nltk_api.corpus_bleu(list_of_references, hypotheses, weights, _method(smoothing, params), auto_reweigh)
+
+
+def nltk_sentence_bleu(references: Any, hypothesis: Any, *args: Any, **params: Any) -> Any:
+    """:func:`nltk_corpus_bleu` of one segment (what ``nltk_api.sentence_bleu`` is)."""
+    return nltk_corpus_bleu([references], [hypothesis], *args, **params)
 
 
 def _method(smoothing: Any, params: dict[str, float]) -> Any:
