@@ -383,10 +383,10 @@ def pair_rows(
     hyp_text, ref_text = segments, len(hypotheses) + np.arange(len(segments))
     table = np.zeros((len(segments), options.columns), dtype=np.int64)
     column = 0
-    for orders, units in ((options.char_order, _char_units), (options.word_order, _word_units)):
+    for orders, units, prepared in ((options.char_order, _char_units, chars), (options.word_order, _word_units, words)):
         if not orders:
             continue  # chrF's words are not even split
-        ids, lengths, bound = units(hypotheses, chars if units is _char_units else words, options)
+        ids, lengths, bound = units(hypotheses, prepared, options)
         counted = packed_matches(ids, lengths, bound, orders, hyp_text, ref_text)
         if counted is None:
             counted = numbered_matches(ids, lengths, bound, orders, hyp_text, ref_text)
