@@ -107,6 +107,9 @@ class ChrfMetric:
         of sacreBLEU's branches that return a Python float (then NumPy makes the whole array float64)."""
         if kind != RESAMPLE:
             return np.asarray(chrf.chrf_scores(sums, self.options), dtype=np.float64)
+        if self.options.eps_smoothing:
+            values, single = eps_smoothed_resamples(sums, self.options)
+            return values.astype(np.float32) if single.all() else values
         scores = chrf.chrf_scores(sums.astype(np.float32), self.options)  # type: ignore[arg-type]
         plain = python_float_rows(sums, self.options)
         if not plain.any():
@@ -117,21 +120,57 @@ class ChrfMetric:
 
 
 def python_float_rows(sums: IntArray, options: chrf.ChrfOptions) -> NDArray[np.bool_]:
-    """Rows whose score sacreBLEU computes as a Python float although the statistics are float32.
-
-    Without eps smoothing: a score of 0 (no order with a match, returned as the literal ``0.0``).  With it: rows in
-    which every order's F-score is the literal epsilon or a product of epsilons (no match in any order, and no order
-    with reference n-grams but no hypothesis n-grams, unless β = 0: then that order's F has the denominator
-    β²·P + R = 0 and is the literal epsilon too).
-    """
+    """Rows whose score (without eps smoothing) sacreBLEU computes as a Python float although the statistics are
+    float32: a score of 0 (no order with a match, returned as the literal ``0.0``)."""
     table = sums.reshape(len(sums), options.orders, 3)
     hyp, ref, match = table[..., chrf.HYP], table[..., chrf.REF], table[..., chrf.MATCH]
-    if not options.eps_smoothing:
-        both = (hyp > 0) & (ref > 0)
-        return np.asarray(~((match > 0) & both).any(axis=1))
-    if options.beta == 0:
-        return np.asarray((match == 0).all(axis=1))
-    return np.asarray(((match == 0) & ~((hyp == 0) & (ref > 0))).all(axis=1))
+    both = (hyp > 0) & (ref > 0)
+    return np.asarray(~((match > 0) & both).any(axis=1))
+
+
+#: A value of sacreBLEU's scalar arithmetic: its float64 value and whether it is a float32 (else a Python float).
+Mixed = tuple[FloatArray, NDArray[np.bool_]]
+
+
+def _mixed(operation: Callable[[FloatArray, FloatArray], FloatArray], left: Mixed, right: Mixed) -> Mixed:
+    """``left <op> right`` as NumPy computes it on scalars: in float32 (the Python float rounded to float32 first)
+    if either side is a float32, else in float64."""
+    single = left[1] | right[1]
+    with np.errstate(all="ignore"):
+        wide = operation(left[0], right[0])
+        narrow = operation(left[0].astype(np.float32), right[0].astype(np.float32)).astype(np.float64)
+    return np.where(single, narrow, wide), single
+
+
+def eps_smoothed_resamples(sums: IntArray, options: chrf.ChrfOptions) -> Mixed:
+    """sacreBLEU's eps-smoothed chrF of float32 resampled statistics, to the last bit, row by row.
+
+    Its ``_compute_f_score`` mixes types per order: a precision or recall with no n-grams is the Python float
+    1e-16, the others float32; the sum starts as the Python ``0.0`` and stays a Python float until the first
+    float32 term.  So a row's orders are scored in float64 or float32 one by one, in sacreBLEU's order of
+    operations; each score is returned as a float64 with whether sacreBLEU's is a float32.
+    """
+    table = sums.reshape(len(sums), options.orders, 3).astype(np.float64)
+    hyp, ref, match = table[..., chrf.HYP], table[..., chrf.REF], table[..., chrf.MATCH]
+    single = np.ones(hyp.shape, dtype=bool)
+
+    def scalar(value: float) -> Mixed:
+        return np.full(hyp.shape, value), ~single
+
+    ratio = _mixed(np.divide, (match, single), (np.where(hyp > 0, hyp, 1.0), single))
+    prec: Mixed = (np.where(hyp > 0, ratio[0], chrf.EPSILON), hyp > 0)
+    ratio = _mixed(np.divide, (match, single), (np.where(ref > 0, ref, 1.0), single))
+    rec: Mixed = (np.where(ref > 0, ratio[0], chrf.EPSILON), ref > 0)
+    factor = options.beta**2
+    denom = _mixed(np.add, _mixed(np.multiply, scalar(factor), prec), rec)
+    f = _mixed(np.divide, _mixed(np.multiply, _mixed(np.multiply, scalar(1 + factor), prec), rec), denom)
+    term: Mixed = (np.where(denom[0] > 0, f[0], chrf.EPSILON), np.where(denom[0] > 0, f[1], False))
+    python = np.zeros(len(sums), dtype=bool)
+    total: Mixed = (np.zeros(len(sums)), python)
+    for order in range(options.orders):
+        total = _mixed(np.add, total, (term[0][:, order], term[1][:, order]))
+    score = _mixed(np.multiply, (np.full(len(sums), 100.0), python), total)
+    return _mixed(np.divide, score, (np.full(len(sums), float(options.orders)), python))
 
 
 @dataclass(frozen=True, slots=True)

@@ -327,6 +327,7 @@ FOUND = [
     (5002, 286),  # chrF's bootstrap mean printed in float64 where sacreBLEU's is float32 (65.9031 / 65.9032)
     (4101, 10134),  # chrF with β = 0 and eps smoothing: a resample whose F-scores are all sacreBLEU's literal
     (4101, 16277),  # epsilon (a Python float) where ours kept float32, so the bootstrap mean differed
+    (4201, 35429),  # eps smoothing: a resample whose first orders are Python epsilons before float32 terms
 ]
 
 

@@ -16,7 +16,16 @@ from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.significance import PairedTest
 
 from bleu_core import make_options
-from bleu_core.compare.metrics import BleuMetric, ChrfMetric, bleu_table, chrf_tables_of, metric, metric_tables
+from bleu_core.compare.metrics import (
+    RESAMPLE,
+    BleuMetric,
+    ChrfMetric,
+    bleu_table,
+    chrf_tables_of,
+    eps_smoothed_resamples,
+    metric,
+    metric_tables,
+)
 from bleu_core.compare.paired import compare_metric, disagreements, paired_results
 from bleu_core.compare.ranking import compare_from_stats, rank_systems
 from bleu_core.compare.significance import _system_statistics
@@ -231,3 +240,33 @@ def test_beta_zero_with_eps_on_resamples_of_empty_hypotheses(word_order: int) ->
     options = chrf.ChrfOptions(word_order=word_order, beta=0, eps_smoothing=True)
     ours = paired_results(_tables(options, systems, refs), ChrfMetric(options), "bs", 300)
     assert ours == _theirs(list(systems.items()), _sacrebleu_chrf(options, refs), "bs", 300)
+
+
+@pytest.mark.parametrize("beta", [0, 1, 2, 3])
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_eps_smoothed_resamples_score_as_sacrebleu_scalar_by_scalar(beta: int, word_order: int) -> None:
+    """Each row against sacreBLEU's own ``_compute_f_score`` on its float32 statistics: the same value to the last
+    bit and the same type (float32, or a Python float where the row's first orders are its literal epsilons and
+    no float32 term follows).  Rows mix orders without hypothesis or reference n-grams, without matches, and
+    with them (the fuzzing found a resample whose first orders were epsilons: case 4201/35429)."""
+    generator = np.random.default_rng(beta * 10 + word_order)
+    options = chrf.ChrfOptions(word_order=word_order, beta=beta, eps_smoothing=True)
+    rows = 3000
+    hyp = generator.integers(0, 30, (rows, options.orders)) * (generator.random((rows, options.orders)) < 0.6)
+    ref = generator.integers(0, 30, (rows, options.orders)) * (generator.random((rows, options.orders)) < 0.6)
+    match = np.minimum(hyp, ref) * (generator.random((rows, options.orders)) < 0.5)
+    # A sixth of the rows score a Python float in sacreBLEU: every order without a match and with n-grams on
+    # both sides or on neither.
+    plain = slice(0, rows // 6)
+    ref[plain] = np.where(hyp[plain] > 0, np.maximum(ref[plain], 1), 0)
+    match[plain] = 0
+    sums = np.stack([hyp, ref, match], axis=-1).reshape(rows, -1).astype(np.int64)
+    values, single = eps_smoothed_resamples(sums, options)
+    scorer = CHRF(char_order=options.char_order, word_order=word_order, beta=beta, eps_smoothing=True)
+    theirs = [scorer._compute_f_score(list(row)) for row in sums.astype(np.float32)]
+    assert [float(t) for t in theirs] == values.tolist()
+    assert [isinstance(t, np.float32) for t in theirs] == single.tolist()
+    assert 0 < single.sum() < rows
+    scores = ChrfMetric(options).scores(sums, RESAMPLE)
+    assert scores.dtype == (np.float32 if single.all() else np.float64)
+    assert scores.tolist() == np.array(theirs).tolist()
