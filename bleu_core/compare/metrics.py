@@ -29,6 +29,8 @@ from bleu_core.stats import chrf, ter
 from bleu_core.stats.segment_stats import SegmentStats
 
 IntArray = NDArray[np.int64]
+#: Summed statistics: integers, or resampled sums already added up in float32 (whole numbers either way).
+Sums = IntArray | NDArray[np.float32]
 FloatArray = NDArray[np.float64]
 
 #: The kinds of rows a paired test scores (see the module docstring).
@@ -102,11 +104,12 @@ class ChrfMetric:
     def width(self) -> int:
         return self.options.columns
 
-    def scores(self, sums: IntArray, kind: str) -> FloatArray:
+    def scores(self, sums: Sums, kind: str) -> FloatArray:
         """float64 for real rows and trials; for resamples float32, as sacreBLEU's, unless a resample takes one
-        of sacreBLEU's branches that return a Python float (then NumPy makes the whole array float64)."""
+        of sacreBLEU's branches that return a Python float (then NumPy makes the whole array float64).  Resampled
+        sums may come summed in float32 already (``chrf.bootstrap_totals``)."""
         if kind != RESAMPLE:
-            return np.asarray(chrf.chrf_scores(sums, self.options), dtype=np.float64)
+            return np.asarray(chrf.chrf_scores(sums.astype(np.int64, copy=False), self.options), dtype=np.float64)
         if self.options.eps_smoothing:
             values, single = eps_smoothed_resamples(sums, self.options)
             return values.astype(np.float32) if single.all() else values
@@ -119,7 +122,7 @@ class ChrfMetric:
         return widened
 
 
-def python_float_rows(sums: IntArray, options: chrf.ChrfOptions) -> NDArray[np.bool_]:
+def python_float_rows(sums: Sums, options: chrf.ChrfOptions) -> NDArray[np.bool_]:
     """Rows whose score (without eps smoothing) sacreBLEU computes as a Python float although the statistics are
     float32: a score of 0 (no order with a match, returned as the literal ``0.0``)."""
     table = sums.reshape(len(sums), options.orders, 3)
@@ -142,7 +145,7 @@ def _mixed(operation: Callable[[FloatArray, FloatArray], FloatArray], left: Mixe
     return np.where(single, narrow, wide), single
 
 
-def eps_smoothed_resamples(sums: IntArray, options: chrf.ChrfOptions) -> Mixed:
+def eps_smoothed_resamples(sums: Sums, options: chrf.ChrfOptions) -> Mixed:
     """sacreBLEU's eps-smoothed chrF of float32 resampled statistics, to the last bit, row by row.
 
     Its ``_compute_f_score`` mixes types per order: a precision or recall with no n-grams is the Python float

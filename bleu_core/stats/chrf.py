@@ -156,12 +156,13 @@ def corpus_and_segment_scores(
     return chrf_score(stats, options), np.atleast_1d(chrf_scores(stats, options))
 
 
-def bootstrap_scores(stats: IntArray, options: ChrfOptions, n_samples: int, seed: int) -> FloatArray:
-    """chrF of ``n_samples`` resampled corpora, drawn and scored as sacreBLEU does for its interval: segments drawn
-    with ``numpy.random.default_rng(seed)``, statistics summed and scored in float32."""
+def bootstrap_totals(stats: IntArray, n_samples: int, seed: int) -> NDArray[np.float32]:
+    """The summed statistics of ``n_samples`` resampled corpora, drawn as sacreBLEU does for its interval: segments
+    drawn with ``numpy.random.default_rng(seed)``, statistics summed in float32.  Scored by
+    :meth:`bleu_core.compare.metrics.ChrfMetric.scores` in sacreBLEU's arithmetic for resamples."""
     drawn = np.random.default_rng(seed).choice(len(stats), size=(n_samples, len(stats)), replace=True)
     table = stats.astype(np.float32)
-    return chrf_scores(np.stack([table[row].sum(axis=0) for row in drawn]), options)
+    return np.stack([table[row].sum(axis=0) for row in drawn])
 
 
 # ---------------------------------------------------------------------------------------------
