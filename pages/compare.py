@@ -7,9 +7,12 @@ from typing import Any
 
 import streamlit as st
 
+from bleu_core.compare.metrics import Metric, metric
 from bleu_core.corpus.diagnosis import length_buckets
 from bleu_core.i18n import text
+from bleu_core.limits import LIMITS
 from bleu_core.options import BleuOptions
+from bleu_core.stats.ter import systems_too_long_for_ter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.text.reader import InputFileError
 from pages.compare_page import by_label, metric_verdict, verdict
@@ -169,6 +172,29 @@ def _pairwise_segment(key: str, a: str, b: str, differ: Any, picked: list[Any] |
     S.restore(ss, S.COMPARE_SEGMENT, int(differ["segment"].iloc[0]))  # after a visit to another page
 
 
+def segment_scores(
+    key: str,
+    analyses: dict[str, Any],
+    systems: dict[str, list[str]],
+    references: list[list[str | None]],
+    settings: BleuOptions,
+    choice: str,
+) -> tuple[Metric, dict[str, Any]]:
+    """The metric the segment view scores in and every system's score (0-100) of each segment: the metric chosen
+    above (``choice``) when it is chrF, chrF++ or TER and the test set is within its limits, else BLEU."""
+    bleu = metric("bleu", settings)
+    if choice not in ("chrf", "chrf++", "ter"):
+        return bleu, {name: 100 * analysis.sentence for name, analysis in analyses.items()}
+    chosen = metric(choice, settings, len(references))
+    too_large = len(references[0]) > LIMITS.chrf_segments or (
+        choice == "ter" and systems_too_long_for_ter(list(systems.values()), references, LIMITS) is not None
+    )
+    if too_large:
+        st.caption(t("compare.segment_metric_fallback", metric=chosen.name))
+        return bleu, {name: 100 * analysis.sentence for name, analysis in analyses.items()}
+    return chosen, cached.segment_scores_cached(key, systems, references, choice, settings.lowercase)
+
+
 def show_segments(
     analyses: dict[str, Any],
     systems: dict[str, list[str]],
@@ -176,22 +202,33 @@ def show_segments(
     source: list[str] | None,
     settings: BleuOptions,
     key: str,
+    choice: str,
 ) -> None:
     names = list(systems)
     cols = st.columns(2)
     a = cols[0].selectbox(t("compare.system_a"), names, index=0, key="cmp_a")
     b = cols[1].selectbox(t("compare.system_b"), names, index=1 if len(names) > 1 else 0, key="cmp_b")
-    frame = compare_views.scatter_frame(analyses, a, b) if a != b else None
-    if frame is None:
+    if a == b:
         st.info(t("compare.choose_two"))
         return
-    wins, ties, losses = compare_views.win_tie_loss(frame)
+    scored_in, scores = segment_scores(key, analyses, systems, references, settings, choice)
+    lower = not scored_in.higher_is_better
+    frame = compare_views.scatter_frame(scores, a, b)
+    wins, ties, losses = compare_views.win_tie_loss(frame, lower)
     st.markdown(
-        t("compare.win_tie_loss", name=views.md_escape(a), wins=wins, ties=ties, losses=losses, segments=len(frame))
+        t(
+            "compare.win_tie_loss",
+            metric=scored_in.name,
+            lower=t("compare.lower_better") if lower else "",
+            name=views.md_escape(a),
+            wins=wins,
+            ties=ties,
+            losses=losses,
+            segments=len(frame),
+        )
     )
-    event = st.altair_chart(
-        compare_views.scatter_chart(frame, a, b, language()), width="stretch", on_select="rerun", key="cmp_scatter"
-    )
+    chart = compare_views.scatter_chart(frame, a, b, language(), scored_in.name, lower)
+    event = st.altair_chart(chart, width="stretch", on_select="rerun", key="cmp_scatter")
     picked = event.selection.get("picked") if event and event.selection else None
     differ = frame.reindex(frame["difference"].abs().sort_values(ascending=False, kind="stable").index).head(10)
     st.markdown(t("compare.differ_most"))
@@ -261,8 +298,9 @@ def show_details(
     source: list[str] | None,
     settings: BleuOptions,
     key: str,
+    choice: str,
 ) -> None:
-    """One detail view at a time, computed only when chosen."""
+    """One detail view at a time, computed only when chosen (the segments in the metric ``choice`` above)."""
     view = st.segmented_control(
         t("compare.details"),
         DETAILS,
@@ -271,7 +309,7 @@ def show_details(
         key="cmp_details",
     )
     if view == "segments":
-        show_segments(analyses, systems, references, source, settings, key)
+        show_segments(analyses, systems, references, source, settings, key, choice)
     elif view == "precisions":
         left, right = st.columns(2)
         charts.show(left, compare_views.precisions_chart, analyses, language(), width="stretch")
@@ -297,7 +335,7 @@ def render(
         verdict.render_verdict(key, systems, references, settings, analyses)
     else:
         metric_verdict.render_metrics(key, systems, references, settings, analyses, choice)
-    show_details(analyses, systems, references, source, settings, key)
+    show_details(analyses, systems, references, source, settings, key, choice)
 
 
 def main() -> None:

@@ -260,6 +260,15 @@ def metric_tables(
     raise ValueError(f"{name!r} has no statistics table here; BLEU's are SegmentStats (bleu_table)")
 
 
+def segment_scores(
+    name: str, tables: Mapping[str, IntArray], options: BleuOptions | None = None, references: int = 1
+) -> dict[str, FloatArray]:
+    """Every system's score of each segment alone (sacreBLEU's sentence scores) from its :func:`metric_tables`
+    table, on a 0-100 scale; ``references``: the reference streams (TER's scale)."""
+    chosen = metric(name, options, references)
+    return {system: chosen.scores(table, REAL) for system, table in tables.items()}
+
+
 def chrf_tables_of(wider: Mapping[str, IntArray], options: chrf.ChrfOptions) -> dict[str, IntArray]:
     """chrF's tables cut from chrF++'s of the same settings: a row holds the character orders first, and their
     statistics do not depend on the word orders, so counting the characters once serves both metrics."""

@@ -189,15 +189,16 @@ def _bucket_start(row: Mapping[str, object]) -> int:
 SCATTER_COLUMNS = ("segment", "first", "second", "difference")
 
 
-def scatter_frame(analyses: Mapping[str, CorpusAnalysis], a: str, b: str) -> pd.DataFrame:
-    """Sentence BLEU ×100 of systems ``a`` (column ``first``) and ``b`` (``second``) per segment, and a − b."""
+def scatter_frame(scores: Mapping[str, np.ndarray], a: str, b: str) -> pd.DataFrame:
+    """The sentence scores (0-100) of systems ``a`` (column ``first``) and ``b`` (``second``) per segment, and
+    a − b."""
     segment, first, second, difference = SCATTER_COLUMNS
     return pd.DataFrame(
         {
-            segment: np.arange(1, len(analyses[a].sentence) + 1),
-            first: 100 * analyses[a].sentence,
-            second: 100 * analyses[b].sentence,
-            difference: 100 * (analyses[a].sentence - analyses[b].sentence),
+            segment: np.arange(1, len(scores[a]) + 1),
+            first: scores[a],
+            second: scores[b],
+            difference: scores[a] - scores[b],
         }
     )
 
@@ -224,26 +225,34 @@ def better_labels(a: str, b: str, language: str = DEFAULT_LANGUAGE) -> tuple[str
     return first, second, tie
 
 
-def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
-    """The scatter of :func:`scatter_frame` (``a`` and ``b`` name its axes and its legend)."""
+def scatter_chart(
+    frame: pd.DataFrame,
+    a: str,
+    b: str,
+    language: str = DEFAULT_LANGUAGE,
+    metric: str = "BLEU",
+    lower_is_better: bool = False,
+) -> alt.Chart:
+    """The scatter of :func:`scatter_frame` (``a`` and ``b`` name its axes and its legend; ``metric`` its titles;
+    with ``lower_is_better``, TER, a point below the diagonal is a segment ``b`` does better)."""
     data = frame.rename(columns={"first": "x", "second": "y"})
     diff = data["difference"].to_numpy()
     top = float(max(data["x"].max(), data["y"].max(), 1.0))
     domain = [0.0, round(top * 1.04, 1)]  # the data's range with a margin, alike on both axes
     first, second, tie = better_labels(a, b, language)
-    data["better"] = np.choose(segment_outcomes(diff) + 1, [second, tie, first])
+    data["better"] = np.choose(segment_outcomes(-diff if lower_is_better else diff) + 1, [second, tie, first])
     points = (
         alt.Chart(data)
         .mark_circle(size=40, opacity=0.6)
         .encode(
             x=alt.X(
                 "x:Q",
-                title=text("compare.axis_sentence_bleu", language, name=a),
+                title=text("compare.axis_sentence_score", language, metric=metric, name=a),
                 scale=alt.Scale(domain=domain, nice=False),
             ),
             y=alt.Y(
                 "y:Q",
-                title=text("compare.axis_sentence_bleu", language, name=b),
+                title=text("compare.axis_sentence_score", language, metric=metric, name=b),
                 scale=alt.Scale(domain=domain, nice=False),
             ),
             color=alt.Color(
@@ -262,13 +271,14 @@ def scatter_chart(frame: pd.DataFrame, a: str, b: str, language: str = DEFAULT_L
     )
     diagonal = alt.Chart(pd.DataFrame({"x": domain, "y": domain})).mark_line(color="#999", strokeDash=[4, 4])
     return (diagonal.encode(x="x:Q", y="y:Q") + points).properties(
-        height=380, title=text("compare.chart_scatter", language)
+        height=380, title=text("compare.chart_scatter", language, metric=metric)
     )
 
 
-def win_tie_loss(frame: pd.DataFrame) -> tuple[int, int, int]:
+def win_tie_loss(frame: pd.DataFrame, lower_is_better: bool = False) -> tuple[int, int, int]:
     """Wins, ties and losses of the first system over the segments of :func:`scatter_frame` (the core counts)."""
-    return ranking.win_tie_loss(frame["difference"].to_numpy())
+    difference = frame["difference"].to_numpy()
+    return ranking.win_tie_loss(-difference if lower_is_better else difference)
 
 
 def contrast_frame(items: Sequence[NgramContrast], language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:

@@ -18,7 +18,7 @@ import streamlit as st
 
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
 from bleu_core.api import check_corpus
-from bleu_core.compare.metrics import ChrfMetric, chrf_tables_of, metric, metric_tables
+from bleu_core.compare.metrics import ChrfMetric, chrf_tables_of, metric, metric_tables, segment_scores
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
@@ -239,6 +239,15 @@ def metric_tables_cached(
         wider = metric_tables_cached(key, _systems, _references, "chrf++", lowercase)
         return chrf_tables_of(wider, cast(ChrfMetric, metric("chrf", options)).options)
     return metric_tables(name, _systems, _references, options)[1]
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def segment_scores_cached(
+    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], name: str, lowercase: bool
+) -> dict[str, np.ndarray]:
+    """Every system's chrF, chrF++ or TER of each segment (sacreBLEU's sentence scores), from the cached tables."""
+    tables = metric_tables_cached(key, _systems, _references, name, lowercase)
+    return segment_scores(name, tables, make_options(lowercase=lowercase), len(_references))
 
 
 def metric_comparison_cached(

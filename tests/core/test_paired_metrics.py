@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.metrics.ter import TER
 from sacrebleu.significance import PairedTest
 
 from bleu_core import make_options
@@ -25,6 +26,7 @@ from bleu_core.compare.metrics import (
     eps_smoothed_resamples,
     metric,
     metric_tables,
+    segment_scores,
 )
 from bleu_core.compare.paired import compare_metric, disagreements, paired_results
 from bleu_core.compare.ranking import compare_from_stats, rank_systems
@@ -270,3 +272,23 @@ def test_eps_smoothed_resamples_score_as_sacrebleu_scalar_by_scalar(beta: int, w
     scores = ChrfMetric(options).scores(sums, RESAMPLE)
     assert scores.dtype == (np.float32 if single.all() else np.float64)
     assert scores.tolist() == np.array(theirs).tolist()
+
+
+@pytest.mark.parametrize("name", ["chrf", "chrf++", "ter"])
+@pytest.mark.parametrize("seed", range(3))
+def test_segment_scores_are_sacrebleus_sentence_scores(name: str, seed: int) -> None:
+    """Compare's segment view in chrF, chrF++ or TER: each segment's score equals sacreBLEU's ``sentence_score``
+    of that segment (random corpora with one or two references, lowercased or not)."""
+    systems, (first,) = _random_corpus(seed)
+    refs = [first, [" ".join(reversed(line.split())) for line in first]][: 1 + seed % 2]
+    options = make_options(lowercase=seed == 1)
+    _, tables = metric_tables(name, systems, refs, options)
+    ours = segment_scores(name, tables, options, len(refs))
+    scorer = {
+        "chrf": CHRF(lowercase=options.lowercase),
+        "chrf++": CHRF(word_order=2, lowercase=options.lowercase),
+        "ter": TER(),
+    }[name]
+    for system, lines in systems.items():
+        theirs = [scorer.sentence_score(line, [stream[i] for stream in refs]).score for i, line in enumerate(lines)]
+        assert ours[system].tolist() == theirs

@@ -246,3 +246,29 @@ def test_the_link_carries_the_metric() -> None:
     bad.run()
     assert not bad.exception and bad.radio(key="cmp_metric").value == "bleu"
     assert any("metric “<b>meteor</b>”" in plain(w.value) for w in bad.warning)
+
+
+@pytest.mark.parametrize("choice, label", [("chrf", "chrF2"), ("chrf++", "chrF2++"), ("ter", "TER")])
+def test_segments_are_scored_in_the_chosen_metric(choice: str, label: str) -> None:
+    """The segment view follows the metric chosen above: its table of the segments that differ most and its
+    wins, ties and losses are sacreBLEU's sentence scores in that metric (TER: the lower score wins)."""
+    at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.radio(key="cmp_metric").set_value(choice).run()
+    assert not at.exception
+    a, b = at.selectbox(key="cmp_a").value, at.selectbox(key="cmp_b").value
+    scorer = METRICS[label]
+
+    def sentence(name: str, index: int) -> float:
+        return float(scorer.sentence_score(SYSTEMS[name][index], [stream[index] for stream in REFS]).score)
+
+    differ = next(d.value for d in at.dataframe if "difference" in d.value.columns)
+    for row in differ.itertuples():
+        assert (row.first, row.second) == (sentence(a, row.segment - 1), sentence(b, row.segment - 1))
+        assert row.difference == pytest.approx(row.first - row.second, abs=1e-12)
+    assert len(differ) == len(REFS[0])
+    sign = -1 if label == "TER" else 1
+    outcomes = [sign * (sentence(a, i) - sentence(b, i)) for i in range(len(REFS[0]))]
+    wins, ties = sum(o > 1e-9 for o in outcomes), sum(abs(o) <= 1e-9 for o in outcomes)
+    lower = " (lower is better)" if label == "TER" else ""
+    expected = f"Sentence {label}, segment by segment{lower}: {a} is better in {wins}, tied in {ties}"
+    assert expected in " ".join(plain(m.value) for m in at.markdown).replace("**", "")

@@ -247,7 +247,7 @@ def test_scatter_takes_any_system_names(names: tuple[str, str]) -> None:
         name: analyze_corpus(corpus_statistics(lines, references, options)[0], options, len(references))
         for name, lines in zip(names, outputs, strict=True)
     }
-    frame = compare_views.scatter_frame(analyses, *names)
+    frame = compare_views.scatter_frame({name: 100 * a.sentence for name, a in analyses.items()}, *names)
     assert list(frame.columns) == list(compare_views.SCATTER_COLUMNS)
     assert list(frame["segment"]) == list(range(1, len(outputs[0]) + 1))
     np.testing.assert_allclose(frame["first"] - frame["second"], frame["difference"])
@@ -256,4 +256,5 @@ def test_scatter_takes_any_system_names(names: tuple[str, str]) -> None:
     difference = 100 * (analyses[names[0]].sentence - analyses[names[1]].sentence)
     wins, ties, losses = (difference > 1e-9).sum(), (abs(difference) <= 1e-9).sum(), (difference < -1e-9).sum()
     assert compare_views.win_tie_loss(frame) == (wins, ties, losses)
+    assert compare_views.win_tie_loss(frame, lower_is_better=True) == (losses, ties, wins)  # TER: lower is better
     assert names[0] in str(chart) and names[1] in str(chart)
