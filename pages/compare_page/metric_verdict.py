@@ -10,7 +10,7 @@ import streamlit as st
 
 from bleu_core.compare.metrics import metric
 from bleu_core.compare.paired import Disagreement
-from bleu_core.compare.ranking import Comparison, rank_systems, ranking_samples
+from bleu_core.compare.ranking import rank_systems, ranking_samples
 from bleu_core.corpus.diagnosis import CorpusAnalysis
 from bleu_core.i18n import text
 from bleu_core.limits import LIMITS, LimitExceeded
@@ -18,8 +18,8 @@ from bleu_core.options import BleuOptions
 from bleu_core.stats.ter import systems_too_long_for_ter
 from pages.compare_page import metric_views
 from pages.compare_page import report as compare_report
-from pages.compare_page.verdict import TestSettings, correction_name, test_controls, test_name
-from pages.shared import cached, controls, views
+from pages.compare_page.verdict import TestSettings, compare, correction_name, test_controls, test_name
+from pages.shared import controls, views
 from pages.shared.i18n import language, t
 
 METRIC = "cmp_metric"
@@ -56,35 +56,6 @@ def metric_choice() -> str:
     return choice
 
 
-def _comparison(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    settings: BleuOptions,
-    name: str,
-    chosen: TestSettings,
-    n_samples: int,
-    from_chrf_pp: bool,
-) -> Comparison:
-    bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
-    try:
-        return cached.metric_comparison_cached(
-            key,
-            systems,
-            references,
-            settings,
-            name,
-            chosen.baseline,
-            chosen.test,
-            n_samples,
-            chosen.seed,
-            lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
-            from_chrf_pp,
-        )
-    finally:
-        bar.empty()
-
-
 def metric_verdict(
     key: str,
     systems: dict[str, list[str]],
@@ -97,12 +68,12 @@ def metric_verdict(
     """One metric's comparison at the chosen samples; its ranks from enough samples for the correction (when the
     limits allow, else from the table's samples, with a warning).  ``from_chrf_pp``: chrF's statistics are cut
     from chrF++'s (both shown)."""
-    comparison = _comparison(key, systems, references, settings, name, chosen, chosen.n_samples, from_chrf_pp)
+    comparison = compare(key, systems, references, settings, chosen, chosen.n_samples, name, from_chrf_pp)
     needed = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
     ranked = comparison
     if needed != chosen.n_samples:
         try:
-            ranked = _comparison(key, systems, references, settings, name, chosen, needed, from_chrf_pp)
+            ranked = compare(key, systems, references, settings, chosen, needed, name, from_chrf_pp)
         except LimitExceeded as refusal:
             note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=needed, alpha=chosen.alpha)
             st.warning(refusal.reason.render(language()) + " " + note)

@@ -216,19 +216,25 @@ def compare(
     settings: BleuOptions,
     chosen: TestSettings,
     n_samples: int,
+    name: str = "bleu",
+    from_chrf_pp: bool = False,
 ) -> Comparison:
+    """One metric's comparison (``name``: BLEU by default, chrF's statistics cut from chrF++'s when
+    ``from_chrf_pp``) under a progress bar."""
     bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
     try:
-        return cached.comparison_cached(
+        return cached.metric_comparison_cached(
             key,
             systems,
             references,
             settings,
+            name,
             chosen.baseline,
             chosen.test,
             n_samples,
             chosen.seed,
             lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
+            from_chrf_pp,
         )
     finally:
         bar.empty()

@@ -101,31 +101,47 @@ def precisions_chart(analyses: Mapping[str, CorpusAnalysis], language: str = DEF
         for n, p in enumerate(a.result.precisions, 1)
     ]
     data = pd.DataFrame(rows)
-    orders = list(dict.fromkeys(data["order"]))
+    titles = {
+        "precision": text("compare.axis_precision", language),
+        "order": text("compare.axis_order", language),
+        "system": text("compare.legend_system", language),
+    }
+    tooltips = [
+        alt.Tooltip("system:N", title=titles["system"]),
+        alt.Tooltip("order:N", title=titles["order"]),
+        alt.Tooltip("precision:Q", title=titles["precision"], format=".2f"),
+    ]
+    ranked = sorted(analyses, key=lambda name: -analyses[name].result.score)
     title = chart_title(text("compare.chart_precisions", language))
-    if len(analyses) > GROUPED_SYSTEMS:
-        systems = sorted(analyses, key=lambda name: -analyses[name].result.score)
-        titles = {
-            "precision": text("compare.axis_precision", language),
-            "order": text("compare.axis_order", language),
-            "system": text("compare.legend_system", language),
-        }
-        return _dot_plot(data, "precision", "order", orders, systems, titles).properties(title=title)
+    orders = list(dict.fromkeys(data["order"]))
+    return _systems_chart(data, ("precision", "order", None), orders, ranked, list(analyses), titles, tooltips, title)
+
+
+def _systems_chart(
+    data: pd.DataFrame,
+    fields: tuple[str, str, str | None],
+    keys: Sequence[str],
+    ranked: Sequence[str],
+    systems: Sequence[str],
+    titles: Mapping[str, str],
+    tooltips: list[alt.Tooltip],
+    title: alt.TitleParams,
+) -> alt.Chart:
+    """A value per system and key (``fields``: the value, the key and the key axis' title): grouped bars for a few
+    systems, a dot plot for many (one row per system, in ``ranked`` order)."""
+    value, key, key_title = fields
+    if len(systems) > GROUPED_SYSTEMS:
+        return _dot_plot(data, value, key, keys, ranked, titles).properties(title=title)
     return (
         alt.Chart(data)
         .mark_bar()
         .encode(
-            x=alt.X("order:N", title=None, sort=orders),
-            xOffset=alt.XOffset("system:N", sort=list(analyses)),
-            y=alt.Y("precision:Q", title=text("compare.axis_precision", language)),
-            color=alt.Color(
-                "system:N", sort=list(analyses), title=text("compare.legend_system", language), legend=SYSTEM_LEGEND
-            ),
-            tooltip=[
-                alt.Tooltip("system:N", title=text("compare.legend_system", language)),
-                alt.Tooltip("order:N", title=text("compare.axis_order", language)),
-                alt.Tooltip("precision:Q", title=text("compare.axis_precision", language), format=".2f"),
-            ],
+            # every key named: angled when they do not fit side by side, never dropped
+            x=alt.X(f"{key}:N", sort=list(keys), title=key_title, axis=alt.Axis(labelAngle=0, labelOverlap=False)),
+            xOffset=alt.XOffset("system:N", sort=list(systems)),
+            y=alt.Y(f"{value}:Q", title=titles[value]),
+            color=alt.Color("system:N", sort=list(systems), title=titles["system"], legend=SYSTEM_LEGEND),
+            tooltip=tooltips,
         )
         .properties(height=260, title=title)
     )
@@ -143,41 +159,22 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]], language: str =
         dict.fromkeys(str(row["reference length"]) for row in sorted(rows, key=lambda r: _bucket_start(r)))
     )
     data = pd.DataFrame(rows)
+    means = data.groupby("system")["BLEU"].mean()
+    ranked = sorted(buckets, key=lambda name: -float(means.get(name, 0.0)))
+    titles = {
+        "BLEU": text("compare.axis_bucket_bleu", language),
+        "reference length": text("compare.axis_reference_length", language),
+        "system": text("compare.legend_system", language),
+    }
+    tooltips = [
+        alt.Tooltip("system:N", title=titles["system"]),
+        alt.Tooltip("reference length:N", title=titles["reference length"]),
+        alt.Tooltip("segments:Q", title=text("compare.col_segments", language)),
+        alt.Tooltip("BLEU:Q", format=".2f"),
+    ]
     title = chart_title(text("compare.chart_buckets", language))
-    if len(buckets) > GROUPED_SYSTEMS:
-        means = data.groupby("system")["BLEU"].mean()
-        systems = sorted(buckets, key=lambda name: -float(means.get(name, 0.0)))
-        titles = {
-            "BLEU": text("compare.axis_bucket_bleu", language),
-            "reference length": text("compare.axis_reference_length", language),
-            "system": text("compare.legend_system", language),
-        }
-        return _dot_plot(data, "BLEU", "reference length", order, systems, titles).properties(title=title)
-    return (
-        alt.Chart(data)
-        .mark_bar()
-        .encode(
-            x=alt.X(
-                "reference length:N",
-                sort=order,
-                title=text("compare.axis_reference_length", language),
-                # every bucket named: angled when they do not fit side by side, never dropped
-                axis=alt.Axis(labelAngle=0, labelOverlap=False),
-            ),
-            xOffset=alt.XOffset("system:N", sort=list(buckets)),
-            y=alt.Y("BLEU:Q", title=text("compare.axis_bucket_bleu", language)),
-            color=alt.Color(
-                "system:N", sort=list(buckets), title=text("compare.legend_system", language), legend=SYSTEM_LEGEND
-            ),
-            tooltip=[
-                alt.Tooltip("system:N", title=text("compare.legend_system", language)),
-                alt.Tooltip("reference length:N", title=text("compare.axis_reference_length", language)),
-                alt.Tooltip("segments:Q", title=text("compare.col_segments", language)),
-                alt.Tooltip("BLEU:Q", format=".2f"),
-            ],
-        )
-        .properties(height=260, title=title)
-    )
+    fields = ("BLEU", "reference length", titles["reference length"])
+    return _systems_chart(data, fields, order, ranked, list(buckets), titles, tooltips, title)
 
 
 def _bucket_start(row: Mapping[str, object]) -> int:
