@@ -149,24 +149,28 @@ def too_long_for_ter(
     hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], limits: Limits = LIMITS
 ) -> Message | None:
     """Why a page leaves TER out of this corpus (the limits policy), or None when it may score it."""
-    words = 0
-    for index, hypothesis in enumerate(hypotheses):
-        lines = [hypothesis] + [line for stream in streams if (line := stream[index]) is not None]
-        longest = max(len(line.split()) for line in lines)
-        if longest > limits.ter_segment_words:
-            return Message("corpus.ter_line_too_long", {"line": index + 1, "limit": limits.ter_segment_words})
-        words += len(hypothesis.split())
-    if words > limits.ter_words:
-        return Message("corpus.ter_too_many_words", {"words": f"{words:,}", "limit": f"{limits.ter_words:,}"})
-    return None
+    return systems_too_long_for_ter([hypotheses], streams, limits)
 
 
 def systems_too_long_for_ter(
     systems: Sequence[Sequence[str]], streams: Sequence[Sequence[str | None]], limits: Limits = LIMITS
 ) -> Message | None:
-    """:func:`too_long_for_ter` for several systems scored in one request: their words add up."""
-    every = [hypothesis for hypotheses in systems for hypothesis in hypotheses]
-    return too_long_for_ter(every, [list(stream) * len(systems) for stream in streams], limits)
+    """:func:`too_long_for_ter` for several systems scored in one request: their words add up (each reference is
+    split once, whatever the number of systems)."""
+    longest = [0] * (len(streams[0]) if streams else 0)
+    for stream in streams:
+        pairs = zip(longest, stream, strict=True)
+        longest = [max(most, len(line.split())) if line is not None else most for most, line in pairs]
+    words = 0
+    for hypotheses in systems:
+        for index, hypothesis in enumerate(hypotheses):
+            count = len(hypothesis.split())
+            if max(count, longest[index] if longest else 0) > limits.ter_segment_words:
+                return Message("corpus.ter_line_too_long", {"line": index + 1, "limit": limits.ter_segment_words})
+            words += count
+    if words > limits.ter_words:
+        return Message("corpus.ter_too_many_words", {"words": f"{words:,}", "limit": f"{limits.ter_words:,}"})
+    return None
 
 
 def bootstrap_totals(stats: FloatArray, n_samples: int, seed: int) -> NDArray[np.float32]:
