@@ -17,7 +17,7 @@ from sacrebleu.metrics.base import Score, Signature
 from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 from sacrebleu.metrics.ter import TERScore, TERSignature
 
-from bleu_core.compare.metrics import RESAMPLE, ChrfMetric
+from bleu_core.compare.metrics import chrf_resampled_scores
 from bleu_core.compare.significance import DEFAULT_SEED
 from bleu_core.sacrebleu_format import checked_hypotheses, checked_references, sentence_reference_streams
 from bleu_core.stats import chrf, ter
@@ -142,7 +142,7 @@ class CHRF(_Metric[CHRFScore]):
         return CHRFScore(chrf.chrf_score(np.asarray(stats), self.options), self.char_order, self.word_order, self.beta)
 
     def _resampled(self, stats: chrf.IntArray, n_samples: int) -> list[Score]:
-        resampled = ChrfMetric(self.options).scores(chrf.bootstrap_totals(stats, n_samples, DEFAULT_SEED), RESAMPLE)
+        resampled = chrf_resampled_scores(stats, self.options, n_samples, DEFAULT_SEED)
         return [CHRFScore(x, self.char_order, self.word_order, self.beta) for x in resampled]
 
 

@@ -18,7 +18,7 @@ from sacrebleu.metrics.base import Score, Signature
 from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
 
 from bleu_core.cli.report import PairedRow, Report
-from bleu_core.compare.metrics import RESAMPLE, ChrfMetric
+from bleu_core.compare.metrics import chrf_resampled_scores
 from bleu_core.stats import chrf
 from bleu_core.version import __version__
 
@@ -126,7 +126,7 @@ def chrf_printer(options: chrf.ChrfOptions) -> Printer:
     """chrF's printed forms; resampled scores are float32, as sacreBLEU's (their mean and interval too)."""
 
     def resampled(stats: chrf.IntArray, n: int, seed: int) -> list[Score]:
-        scores = ChrfMetric(options).scores(chrf.bootstrap_totals(stats, n, seed), RESAMPLE)
+        scores = chrf_resampled_scores(stats, options, n, seed)
         return [CHRFScore(x, options.char_order, options.word_order, int(options.beta)) for x in scores]
 
     return Printer(lambda stats: _score(stats, options), partial(_signature, options), resampled)

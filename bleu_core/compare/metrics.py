@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -120,6 +120,13 @@ class ChrfMetric:
         widened = scores.astype(np.float64)
         widened[plain] = chrf.chrf_scores(sums[plain].astype(np.float64), self.options)
         return widened
+
+
+def chrf_resampled_scores(stats: IntArray, options: chrf.ChrfOptions, n_samples: int, seed: int) -> list[Any]:
+    """chrF of the resampled corpora of sacreBLEU's interval (``--confidence``, ``n_bootstrap``), each value of the
+    type sacreBLEU's is: ``numpy.float32``, or a Python float where its branches return one."""
+    scores = ChrfMetric(options).scores(chrf.bootstrap_totals(stats, n_samples, seed), RESAMPLE)
+    return scores.tolist() if scores.dtype == np.float64 else list(scores)
 
 
 def python_float_rows(sums: Sums, options: chrf.ChrfOptions) -> NDArray[np.bool_]:
