@@ -16,10 +16,10 @@ from bleu_core.i18n import text
 from bleu_core.limits import LIMITS, LimitExceeded
 from bleu_core.options import BleuOptions
 from bleu_core.stats.ter import systems_too_long_for_ter
-from pages.compare_page import metric_views
+from pages.compare_page import metric_views, verdict_views
 from pages.compare_page import report as compare_report
 from pages.compare_page.verdict import TestSettings, compare, correction_name, test_controls, test_name
-from pages.shared import controls, views
+from pages.shared import charts, controls, views
 from pages.shared.i18n import language, t
 
 METRIC = "cmp_metric"
@@ -134,6 +134,10 @@ def render_metrics(
             ci_note=ci_note,
         )
     )
+    columns = st.columns(2)
+    for index, shown_verdict in enumerate(verdicts):  # each metric's rank ranges, two a row
+        where = columns[index % 2]
+        charts.show(where, verdict_views.rank_chart, shown_verdict.ranks, language(), shown_verdict.name, True)
     found = show_disagreements([*others, *verdicts], chosen.alpha)
     downloads(verdicts, found, frame, chosen)
 

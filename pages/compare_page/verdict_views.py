@@ -235,23 +235,26 @@ def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANG
     )
 
 
-def ranks_frame(ranks: Sequence[SystemRank]) -> pd.DataFrame:
-    """The ranking as a table; the clusters are the rank chart's colours (with them the table scrolled sideways
-    in half of a 1280 px page)."""
+def ranks_frame(ranks: Sequence[SystemRank], metric: str = "BLEU") -> pd.DataFrame:
+    """The ranking as a table (``metric``: the scores' column); the clusters are the rank chart's colours (with them
+    the table scrolled sideways in half of a 1280 px page)."""
     return pd.DataFrame(
         {
             "rank": [r.label for r in ranks],
             "system": [r.system for r in ranks],
-            "BLEU": [round(r.score, 2) for r in ranks],
+            metric: [round(r.score, 2) for r in ranks],
             "best rank": [r.best for r in ranks],
             "worst rank": [r.worst for r in ranks],
         }
     )
 
 
-def rank_chart(ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
-    """A bar from best to worst rank per system (best score on top), coloured by cluster."""
-    data = ranks_frame(ranks)
+def rank_chart(
+    ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE, metric: str = "BLEU", named: bool = False
+) -> alt.Chart:
+    """A bar from best to worst rank per system (best score on top), coloured by cluster; ``named``: the metric
+    under the title (charts of several metrics side by side)."""
+    data = ranks_frame(ranks, metric)
     data["cluster"] = [r.cluster for r in ranks]
     data["from"] = data["best rank"] - 0.4
     data["to"] = data["worst rank"] + 0.4
@@ -275,12 +278,13 @@ def rank_chart(ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE) ->
         tooltip=[
             alt.Tooltip("system:N", title=text("verdict.col_system", language)),
             alt.Tooltip("rank:N", title=text("verdict.col_rank", language)),
-            alt.Tooltip("BLEU:Q", format=".2f"),
+            alt.Tooltip(f"{metric}:Q", format=".2f"),
             alt.Tooltip("cluster:O", title=text("verdict.col_cluster", language)),
         ],
     )
     labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x=alt.X("to:Q", scale=x), text="rank:N")
-    return (bars + labels).properties(height=alt.Step(24), title=chart_title(text("verdict.chart_ranks", language)))
+    title = chart_title(text("verdict.chart_ranks", language), metric if named else "")
+    return (bars + labels).properties(height=alt.Step(24), title=title)
 
 
 def heatmap(

@@ -7,11 +7,13 @@ interval of Δ), and the disagreement from sacreBLEU's corpus scores.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
@@ -118,6 +120,15 @@ def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPat
             clusters[name] = cluster
             cluster += all((a, b) in better for a in ordered[: k + 1] for b in ordered[k + 1 :])
         assert dict(table["cluster"]) == clusters
+        # its rank-range chart: best rank 1 + the systems significantly better, worst n - those significantly worse
+        chart = next(c for c in at.get("vega_lite_chart") if label in json.loads(c.proto.spec)["title"]["subtitle"])
+        rows = pa.ipc.open_stream(chart.proto.datasets[0].data.data).read_pandas().to_dict("records")
+        best = {name: 1 + sum((other, name) in better for other in SYSTEMS) for name in SYSTEMS}
+        worst = {name: len(SYSTEMS) - sum((name, other) in better for other in SYSTEMS) for name in SYSTEMS}
+        assert {row["system"]: (row["best rank"], row["worst rank"]) for row in rows} == {
+            name: (best[name], worst[name]) for name in SYSTEMS
+        }
+        assert {row["system"]: row[label] for row in rows} == {name: round(scores[name], 2) for name in SYSTEMS}
         for name in SYSTEMS:
             shown = table.loc[name, "Δ (95% CI)"]
             delta = scores[name] - scores[base]
