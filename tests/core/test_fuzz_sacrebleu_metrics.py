@@ -17,23 +17,20 @@ another seed; ``BLEU_FUZZ_SEED`` changes the seeds; ``case(seed, number)`` repla
 
 from __future__ import annotations
 
-import logging
 import os
 import random
-import warnings
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
-import bleu_core.sacrebleu_api as ours
 from bleu_core.compare.metrics import ChrfMetric, ter_table
 from bleu_core.compare.paired import paired_results
 from bleu_core.stats import chrf, ter
+from tests.core import test_fuzz_sacrebleu_api as fuzz_api
 from tests.core.test_dropin_fixes import exact
-from tests.core.test_fuzz_sacrebleu_api import Case, corpus, same, signature
+from tests.core.test_fuzz_sacrebleu_api import Case, corpus, signature
 
 DEFAULT_CASES = 300
 SLOW_CASES = int(os.environ.get("BLEU_FUZZ_CASES", "100000"))
@@ -156,15 +153,6 @@ def case(seed: int, number: int) -> Case:
     return paired_case(rng)
 
 
-def outcome(run: Callable[[Any], Any], module: Any) -> Any:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return run(module)
-    except Exception as error:
-        return error
-
-
 def documented(theirs: Any, mine: Any) -> bool:
     """sacreBLEU's TypeError in ``statistics.mean`` over mixed float types (ours gives the interval: see the
     README's differences)."""
@@ -172,31 +160,18 @@ def documented(theirs: Any, mine: Any) -> bool:
 
 
 def mismatches(seed: int, count: int) -> list[str]:
-    logging.getLogger("sacrebleu").setLevel(logging.CRITICAL)
-    found = []
-    for number in range(count):
-        description, run = case(seed, number)
-        theirs, mine = outcome(run, sacrebleu), outcome(run, ours)
-        if documented(theirs, mine):
-            continue
-        kinds = [type(x) if isinstance(x, Exception) else x for x in (theirs, mine)]
-        if not same(*kinds):
-            found.append(f"case({seed}, {number}): {description}\n    sacreBLEU: {theirs!r}\n    ours: {mine!r}")
-    return found
+    return fuzz_api.mismatches(seed, count, case, documented)
 
 
-@pytest.fixture(autouse=True)
-def _no_seed_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chrf_and_ter_equal_sacrebleu_on_random_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-
-
-def test_chrf_and_ter_equal_sacrebleu_on_random_calls() -> None:
     found = mismatches(SEED, DEFAULT_CASES)
     assert not found, f"{len(found)} of {DEFAULT_CASES} cases differ:\n" + "\n".join(found[:10])
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(6 * 3600)
-def test_chrf_and_ter_equal_sacrebleu_on_many_random_calls() -> None:
+def test_chrf_and_ter_equal_sacrebleu_on_many_random_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
     found = mismatches(SEED + 1, SLOW_CASES)
     assert not found, f"{len(found)} of {SLOW_CASES} cases differ:\n" + "\n".join(found[:10])
