@@ -106,15 +106,10 @@ def precisions_chart(analyses: Mapping[str, CorpusAnalysis], language: str = DEF
         "order": text("compare.axis_order", language),
         "system": text("compare.legend_system", language),
     }
-    tooltips = [
-        alt.Tooltip("system:N", title=titles["system"]),
-        alt.Tooltip("order:N", title=titles["order"]),
-        alt.Tooltip("precision:Q", title=titles["precision"], format=".2f"),
-    ]
     ranked = sorted(analyses, key=lambda name: -analyses[name].result.score)
     title = chart_title(text("compare.chart_precisions", language))
     orders = list(dict.fromkeys(data["order"]))
-    return _systems_chart(data, ("precision", "order", None), orders, ranked, list(analyses), titles, tooltips, title)
+    return _systems_chart(data, ("precision", "order", None), orders, ranked, list(analyses), titles, title)
 
 
 def _systems_chart(
@@ -124,12 +119,19 @@ def _systems_chart(
     ranked: Sequence[str],
     systems: Sequence[str],
     titles: Mapping[str, str],
-    tooltips: list[alt.Tooltip],
     title: alt.TitleParams,
+    extra: Sequence[alt.Tooltip] = (),
 ) -> alt.Chart:
     """A value per system and key (``fields``: the value, the key and the key axis' title): grouped bars for a few
-    systems, a dot plot for many (one row per system, in ``ranked`` order)."""
+    systems, a dot plot for many (one row per system, in ``ranked`` order).  The bars' tooltips: the system, the
+    key, ``extra`` and the value (``titles`` names the fields)."""
     value, key, key_title = fields
+    tooltips = [
+        alt.Tooltip("system:N", title=titles["system"]),
+        alt.Tooltip(f"{key}:N", title=titles[key]),
+        *extra,
+        alt.Tooltip(f"{value}:Q", title=titles[value], format=".2f"),
+    ]
     if len(systems) > GROUPED_SYSTEMS:
         return _dot_plot(data, value, key, keys, ranked, titles).properties(title=title)
     return (
@@ -166,15 +168,10 @@ def buckets_chart(buckets: Mapping[str, Sequence[LengthBucket]], language: str =
         "reference length": text("compare.axis_reference_length", language),
         "system": text("compare.legend_system", language),
     }
-    tooltips = [
-        alt.Tooltip("system:N", title=titles["system"]),
-        alt.Tooltip("reference length:N", title=titles["reference length"]),
-        alt.Tooltip("segments:Q", title=text("compare.col_segments", language)),
-        alt.Tooltip("BLEU:Q", format=".2f"),
-    ]
     title = chart_title(text("compare.chart_buckets", language))
     fields = ("BLEU", "reference length", titles["reference length"])
-    return _systems_chart(data, fields, order, ranked, list(buckets), titles, tooltips, title)
+    segments = alt.Tooltip("segments:Q", title=text("compare.col_segments", language))
+    return _systems_chart(data, fields, order, ranked, list(buckets), titles, title, [segments])
 
 
 def _bucket_start(row: Mapping[str, object]) -> int:
