@@ -173,45 +173,32 @@ def _pairwise_segment(key: str, a: str, b: str, differ: Any, picked: list[Any] |
 
 
 def segment_scores(
-    key: str,
-    analyses: dict[str, Any],
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    settings: BleuOptions,
-    choice: str,
+    data: cached.Systems, analyses: dict[str, Any], settings: BleuOptions, choice: str
 ) -> tuple[Metric, dict[str, Any]]:
     """The metric the segment view scores in and every system's score (0-100) of each segment: the metric chosen
     above (``choice``) when it is chrF, chrF++ or TER and the test set is within its limits, else BLEU."""
     bleu = metric("bleu", settings)
     if choice not in ("chrf", "chrf++", "ter"):
         return bleu, {name: 100 * analysis.sentence for name, analysis in analyses.items()}
-    chosen = metric(choice, settings, len(references))
-    too_large = len(references[0]) > LIMITS.chrf_segments or (
-        choice == "ter" and systems_too_long_for_ter(list(systems.values()), references, LIMITS) is not None
+    chosen = metric(choice, settings, len(data.references))
+    too_large = data.segments > LIMITS.chrf_segments or (
+        choice == "ter" and systems_too_long_for_ter(list(data.outputs.values()), data.references, LIMITS) is not None
     )
     if too_large:
         st.caption(t("compare.segment_metric_fallback", metric=chosen.name))
         return bleu, {name: 100 * analysis.sentence for name, analysis in analyses.items()}
-    return chosen, cached.segment_scores_cached(key, systems, references, choice, settings.lowercase)
+    return chosen, cached.segment_scores_cached(data, choice, settings.lowercase)
 
 
-def show_segments(
-    analyses: dict[str, Any],
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    source: list[str] | None,
-    settings: BleuOptions,
-    key: str,
-    choice: str,
-) -> None:
-    names = list(systems)
+def show_segments(analyses: dict[str, Any], data: cached.Systems, settings: BleuOptions, choice: str) -> None:
+    names = list(data.outputs)
     cols = st.columns(2)
     a = cols[0].selectbox(t("compare.system_a"), names, index=0, key="cmp_a")
     b = cols[1].selectbox(t("compare.system_b"), names, index=1 if len(names) > 1 else 0, key="cmp_b")
     if a == b:
         st.info(t("compare.choose_two"))
         return
-    scored_in, scores = segment_scores(key, analyses, systems, references, settings, choice)
+    scored_in, scores = segment_scores(data, analyses, settings, choice)
     lower = not scored_in.higher_is_better
     frame = compare_views.scatter_frame(scores, a, b)
     wins, ties, losses = compare_views.win_tie_loss(frame, lower)
@@ -242,13 +229,13 @@ def show_segments(
             "difference": st.column_config.NumberColumn(t("compare.col_difference"), format="%.2f"),
         },
     )
-    _pairwise_segment(key, a, b, differ, picked)
+    _pairwise_segment(data.key, a, b, differ, picked)
     index = int(st.number_input(t("compare.show_segment"), 1, len(frame), key=S.COMPARE_SEGMENT)) - 1
     S.keep(st.session_state, S.COMPARE_SEGMENT)
-    refs = tuple(line for line in (stream[index] for stream in references) if line is not None)
+    refs = tuple(line for line in (stream[index] for stream in data.references) if line is not None)
     sentence_settings = replace(settings, effective_order=True)
-    if source is not None:
-        st.text(t("compare.source_line", text=source[index]))
+    if data.source is not None:
+        st.text(t("compare.source_line", text=data.source[index]))
     for k, reference in enumerate(refs):
         st.text(t("compare.reference_line", number=k + 1, text=reference))
     order = st.segmented_control(
@@ -256,7 +243,7 @@ def show_segments(
     )
     left, right = st.columns(2)
     for column, name in ((left, a), (right, b)):
-        trace = cached.explain_cached(systems[name][index], refs, sentence_settings)
+        trace = cached.explain_cached(data.outputs[name][index], refs, sentence_settings)
         breakdown = trace.orders[min(order or 1, len(trace.orders)) - 1]
         column.markdown(t("compare.sentence_bleu", name=views.md_escape(name), score=f"{trace.score_100:.2f}"))
         column.html(
@@ -265,14 +252,12 @@ def show_segments(
         column.html(views.ngram_chips_html(breakdown))
 
 
-def show_characteristic(
-    key: str, systems: dict[str, list[str]], references: list[list[str | None]], settings: BleuOptions
-) -> None:
-    bar, report = progress_bar(t("compare.counting_matches")) if len(references[0]) > 500 else (None, None)
-    contrasts = cached.characteristic_cached(key, systems, references, settings, progress=report)
+def show_characteristic(data: cached.Systems, settings: BleuOptions) -> None:
+    bar, report = progress_bar(t("compare.counting_matches")) if data.segments > 500 else (None, None)
+    contrasts = cached.characteristic_cached(data, settings, progress=report)
     if bar is not None:
         bar.empty()
-    name = st.selectbox(t("compare.system"), list(systems), key="cmp_char_system")
+    name = st.selectbox(t("compare.system"), list(data.outputs), key="cmp_char_system")
     more, less = contrasts[name]
     left, right = st.columns(2)
     left.markdown(t("compare.matched_more"))
@@ -291,15 +276,7 @@ def _detail_label() -> Any:
 DETAILS = ("segments", "precisions", "characteristic", "labels")
 
 
-def show_details(
-    analyses: dict[str, Any],
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    source: list[str] | None,
-    settings: BleuOptions,
-    key: str,
-    choice: str,
-) -> None:
+def show_details(analyses: dict[str, Any], data: cached.Systems, settings: BleuOptions, choice: str) -> None:
     """One detail view at a time, computed only when chosen (the segments in the metric ``choice`` above)."""
     view = st.segmented_control(
         t("compare.details"),
@@ -309,33 +286,27 @@ def show_details(
         key="cmp_details",
     )
     if view == "segments":
-        show_segments(analyses, systems, references, source, settings, key, choice)
+        show_segments(analyses, data, settings, choice)
     elif view == "precisions":
         left, right = st.columns(2)
         charts.show(left, compare_views.precisions_chart, analyses, language(), width="stretch")
         buckets = {name: length_buckets(a.stats, a.sentence, a.result.options) for name, a in analyses.items()}
         charts.show(right, compare_views.buckets_chart, buckets, language(), width="stretch")
     elif view == "characteristic":
-        show_characteristic(key, systems, references, settings)
+        show_characteristic(data, settings)
     elif view == "labels":
-        by_label.show_by_label(key, systems, references, settings, st.session_state.get("cmp_mode") == DEMO)
+        by_label.show_by_label(data, settings, st.session_state.get("cmp_mode") == DEMO)
 
 
-def render(
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    source: list[str] | None,
-    settings: BleuOptions,
-) -> None:
-    key = cached.systems_key(systems, references)
+def render(data: cached.Systems, settings: BleuOptions) -> None:
     with st.spinner(t("compare.counting")):
-        analyses = cached.systems_analyses_cached(key, systems, references, settings)
+        analyses = cached.systems_analyses_cached(data, settings)
     choice = metric_verdict.metric_choice()
     if choice == "bleu":
-        verdict.render_verdict(key, systems, references, settings, analyses)
+        verdict.render_verdict(data, settings, analyses)
     else:
-        metric_verdict.render_metrics(key, systems, references, settings, analyses, choice)
-    show_details(analyses, systems, references, source, settings, key, choice)
+        metric_verdict.render_metrics(data, settings, analyses, choice)
+    show_details(analyses, data, settings, choice)
 
 
 def main() -> None:
@@ -349,7 +320,7 @@ def main() -> None:
     if not references or len(systems) < 2:
         st.info(t("compare.waiting"))
     elif settings is not None:
-        render(systems, references, source, settings)
+        render(cached.Systems(systems, references, source), settings)
     else:  # every weight is 0 (the sidebar says so too)
         st.error(t("settings.all_zero"), icon=":material/error:")
     link_slot.fill()

@@ -100,22 +100,14 @@ def _table(frame: Any) -> None:
 
 
 def _tests(
-    key: str,
-    tags: list[str],
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    settings: BleuOptions,
-    chosen: TestSettings,
+    data: cached.Systems, tags: list[str], settings: BleuOptions, chosen: TestSettings
 ) -> tuple[LabelTest, ...] | None:
     """The paired tests per label, or None when the limits refuse them (the refusal is shown)."""
     try:
         with st.spinner(t("verdict.progress", test=test_name(chosen.test), samples=chosen.n_samples)):
             return cached.slice_tests_cached(
-                key,
-                cached.corpus_key(tags, []),
+                data,
                 tags,
-                systems,
-                references,
                 settings,
                 chosen.baseline,
                 chosen.test,
@@ -158,31 +150,23 @@ def _summary(scores: SliceScores, tests: tuple[LabelTest, ...] | None, chosen: T
         )
 
 
-def show_by_label(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    settings: BleuOptions,
-    demo: bool,
-) -> None:
+def show_by_label(data: cached.Systems, settings: BleuOptions, demo: bool) -> None:
     """The view: without tags only the upload (and the demo's toggle); with them the table and the heatmap."""
     lines = tag_lines(demo)
     if lines is None:
         return
-    chosen = chosen_test(list(systems))
-    with_chrf = len(references[0]) <= LIMITS.chrf_segments
+    chosen = chosen_test(list(data.outputs))
+    with_chrf = data.segments <= LIMITS.chrf_segments
     try:
-        scores = cached.systems_slices_cached(
-            key, cached.corpus_key(lines, []), lines, systems, references, settings, chosen.baseline, with_chrf
-        )
+        scores = cached.systems_slices_cached(data, lines, settings, chosen.baseline, with_chrf)
     except (TagsError, LimitExceeded) as error:
         st.error(views.md_escape(error.reason.render(language())), icon=":material/error:")
         return
-    tests = _tests(key, lines, systems, references, settings, chosen)
+    tests = _tests(data, lines, settings, chosen)
     _summary(scores, tests, chosen)
     frame = label_views.label_frame(scores, tests, chosen.alpha, language())
     _table(frame)
-    if len(systems) > 1:
+    if len(data.outputs) > 1:
         charts.show(st, label_views.label_chart, scores, frame, chosen.alpha, language(), width="content")
         drawn = min(len(scores.labels), label_views.CHART_LABELS)
         st.caption(t("slices.compare.chart_caption", drawn=drawn, labels=len(scores.labels), alpha=chosen.alpha))

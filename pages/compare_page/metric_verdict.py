@@ -19,7 +19,7 @@ from bleu_core.stats.ter import systems_too_long_for_ter
 from pages.compare_page import metric_views, verdict_views
 from pages.compare_page import report as compare_report
 from pages.compare_page.verdict import TestSettings, compare, correction_name, test_controls, test_name
-from pages.shared import charts, controls, views
+from pages.shared import cached, charts, controls, views
 from pages.shared.i18n import language, t
 
 METRIC = "cmp_metric"
@@ -57,9 +57,7 @@ def metric_choice() -> str:
 
 
 def metric_verdict(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
+    data: cached.Systems,
     settings: BleuOptions,
     name: str,
     chosen: TestSettings,
@@ -68,12 +66,12 @@ def metric_verdict(
     """One metric's comparison at the chosen samples; its ranks from enough samples for the correction (when the
     limits allow, else from the table's samples, with a warning).  ``from_chrf_pp``: chrF's statistics are cut
     from chrF++'s (both shown)."""
-    comparison = compare(key, systems, references, settings, chosen, chosen.n_samples, name, from_chrf_pp)
-    needed = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
+    comparison = compare(data, settings, chosen, chosen.n_samples, name, from_chrf_pp)
+    needed = ranking_samples(len(data.outputs), chosen.n_samples, chosen.alpha, chosen.correction)
     ranked = comparison
     if needed != chosen.n_samples:
         try:
-            ranked = compare(key, systems, references, settings, chosen, needed, name, from_chrf_pp)
+            ranked = compare(data, settings, chosen, needed, name, from_chrf_pp)
         except LimitExceeded as refusal:
             note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=needed, alpha=chosen.alpha)
             st.warning(refusal.reason.render(language()) + " " + note)
@@ -83,30 +81,31 @@ def metric_verdict(
 
 
 def render_metrics(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
+    data: cached.Systems,
     settings: BleuOptions,
     analyses: Mapping[str, CorpusAnalysis],
     choice: str,
 ) -> None:
     """The chosen metrics' verdict (scores, Δ with its interval, corrected p-values, clusters) and disagreements."""
     chosen = test_controls(analyses)
-    segments = len(references[0]) if references else 0
-    if segments > LIMITS.chrf_segments:
-        st.info(t("metrics_verdict.too_many_segments", segments=f"{segments:,}", limit=f"{LIMITS.chrf_segments:,}"))
+    if data.segments > LIMITS.chrf_segments:
+        segments, limit = f"{data.segments:,}", f"{LIMITS.chrf_segments:,}"
+        st.info(t("metrics_verdict.too_many_segments", segments=segments, limit=limit))
         return
     shown = metric_views.chosen_metrics(choice)
-    if "ter" in shown and (reason := systems_too_long_for_ter(list(systems.values()), references, LIMITS)) is not None:
+    too_long = (
+        systems_too_long_for_ter(list(data.outputs.values()), data.references, LIMITS) if "ter" in shown else None
+    )
+    if (reason := too_long) is not None:
         st.info(reason.render(language()))
         shown = tuple(name for name in shown if name != "ter")
         if not shown:
             return
     try:
         both = "chrf++" in shown
-        verdicts = [metric_verdict(key, systems, references, settings, name, chosen, both) for name in shown]
+        verdicts = [metric_verdict(data, settings, name, chosen, both) for name in shown]
         # the disagreements always include BLEU, the page's first metric
-        others = [] if "bleu" in shown else [metric_verdict(key, systems, references, settings, "bleu", chosen)]
+        others = [] if "bleu" in shown else [metric_verdict(data, settings, "bleu", chosen)]
     except LimitExceeded as refusal:  # refused before anything was drawn (bleu_core.limits)
         st.error(refusal.reason.render(language()))
         return

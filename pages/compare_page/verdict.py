@@ -210,9 +210,7 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
 
 
 def compare(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
+    data: cached.Systems,
     settings: BleuOptions,
     chosen: TestSettings,
     n_samples: int,
@@ -224,9 +222,7 @@ def compare(
     bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
     try:
         return cached.metric_comparison_cached(
-            key,
-            systems,
-            references,
+            data,
             settings,
             name,
             chosen.baseline,
@@ -240,25 +236,19 @@ def compare(
         bar.empty()
 
 
-def render_verdict(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    settings: BleuOptions,
-    analyses: Mapping[str, CorpusAnalysis],
-) -> None:
+def render_verdict(data: cached.Systems, settings: BleuOptions, analyses: Mapping[str, CorpusAnalysis]) -> None:
     """Everything above the detail views: controls, summary, table, explanation, charts, ranking, report."""
     chosen = test_controls(analyses)
     try:
-        comparison = compare(key, systems, references, settings, chosen, chosen.n_samples)
+        comparison = compare(data, settings, chosen, chosen.n_samples)
     except LimitExceeded as refusal:  # refused before anything was drawn (bleu_core.limits)
         st.error(refusal.reason.render(language()))
         return
-    rank_samples = ranking_samples(len(systems), chosen.n_samples, chosen.alpha, chosen.correction)
+    rank_samples = ranking_samples(len(data.outputs), chosen.n_samples, chosen.alpha, chosen.correction)
     ranked = comparison
     if rank_samples != chosen.n_samples:
         try:
-            ranked = compare(key, systems, references, settings, chosen, rank_samples)
+            ranked = compare(data, settings, chosen, rank_samples)
         except LimitExceeded as refusal:  # the ranking rests on the table's samples, and says so
             note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=rank_samples, alpha=chosen.alpha)
             st.warning(refusal.reason.render(language()) + " " + note)

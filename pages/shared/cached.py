@@ -11,6 +11,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -171,89 +172,72 @@ def systems_key(systems: dict[str, list[str]], references: list[list[str | None]
     return corpus_key(parts, references)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def systems_stats_cached(
-    key: str,
-    _systems: dict[str, list[str]],
-    _references: list[list[str | None]],
-    counting: BleuOptions,
-) -> tuple[dict[str, SegmentStats], int]:
+@dataclass(frozen=True, eq=False)
+class Systems:
+    """Several systems' outputs on one test set, its references and its source (if given), named by
+    :func:`systems_key`: the cached functions below hash a ``Systems`` by that name alone."""
+
+    outputs: dict[str, list[str]]
+    references: list[list[str | None]]
+    source: list[str] | None = None
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", systems_key(self.outputs, self.references))
+
+    @property
+    def segments(self) -> int:
+        return len(self.references[0]) if self.references else 0
+
+
+#: Streamlit's caches hash a Systems by its digest (the lines were hashed once, when it was made).
+BY_KEY: dict[str | type[Any], Callable[[Any], Any]] = {Systems: lambda systems: systems.key}
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def _systems_stats(data: Systems, counting: BleuOptions) -> tuple[dict[str, SegmentStats], int]:
     """Segment statistics of every system; the references are tokenized and counted once for all of them."""
-    for hyps in _systems.values():
-        check_corpus(hyps, _references)
+    for hyps in data.outputs.values():
+        check_corpus(hyps, data.references)
     prepared = prepare_references(
-        _references, tokenize=counting.tokenize, lowercase=counting.lowercase, max_order=counting.max_order
+        data.references, tokenize=counting.tokenize, lowercase=counting.lowercase, max_order=counting.max_order
     )
-    return {name: segment_statistics(hyps, prepared) for name, hyps in _systems.items()}, prepared.n_refs
+    return {name: segment_statistics(hyps, prepared) for name, hyps in data.outputs.items()}, prepared.n_refs
 
 
-def _systems_stats(
-    key: str, systems: dict[str, list[str]], references: list[list[str | None]], options: BleuOptions
-) -> tuple[dict[str, SegmentStats], int]:
-    return systems_stats_cached(key, systems, references, options.for_counting())
+def systems_stats(data: Systems, options: BleuOptions) -> tuple[dict[str, SegmentStats], int]:
+    return _systems_stats(data, options.for_counting())
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def systems_analyses_cached(
-    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], options: BleuOptions
-) -> dict[str, CorpusAnalysis]:
-    stats, n_refs = _systems_stats(key, _systems, _references, options)
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=BY_KEY)
+def systems_analyses_cached(data: Systems, options: BleuOptions) -> dict[str, CorpusAnalysis]:
+    stats, n_refs = systems_stats(data, options)
     return {name: analyze_corpus(s, options, n_refs) for name, s in stats.items()}
 
 
-def comparison_cached(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    options: BleuOptions,
-    baseline: str | None,
-    test: str,
-    n_samples: int,
-    seed: int,
-    progress: Progress | None = None,
-) -> Comparison:
-    """Differences to the baseline and every pairwise p-value, from one set of sacreBLEU draws."""
-    stats, _ = _systems_stats(key, systems, references, options)
-    return _remember(
-        ("comparison", key, options, baseline, test, n_samples, seed),
-        lambda: compare_from_stats(
-            stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
-        ),
-    )
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
+@st.cache_data(max_entries=4, show_spinner=False, hash_funcs=BY_KEY)
 def metric_tables_cached(
-    key: str,
-    _systems: dict[str, list[str]],
-    _references: list[list[str | None]],
-    name: str,
-    lowercase: bool,
-    from_chrf_pp: bool = False,
+    data: Systems, name: str, lowercase: bool, from_chrf_pp: bool = False
 ) -> dict[str, np.ndarray]:
     """chrF, chrF++ or TER statistics of every system (:func:`bleu_core.compare.metrics.metric_tables`); chrF's
     cut from chrF++'s when ``from_chrf_pp`` (both metrics shown: the characters are counted once).  A few
     entries: each holds segments x 3 x orders integers per system (chrF)."""
     options = make_options(lowercase=lowercase)
     if name == "chrf" and from_chrf_pp:
-        wider = metric_tables_cached(key, _systems, _references, "chrf++", lowercase)
+        wider = metric_tables_cached(data, "chrf++", lowercase)
         return chrf_tables_of(wider, cast(ChrfMetric, metric("chrf", options)).options)
-    return metric_tables(name, _systems, _references, options)[1]
+    return metric_tables(name, data.outputs, data.references, options)[1]
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def segment_scores_cached(
-    key: str, _systems: dict[str, list[str]], _references: list[list[str | None]], name: str, lowercase: bool
-) -> dict[str, np.ndarray]:
+@st.cache_data(max_entries=4, show_spinner=False, hash_funcs=BY_KEY)
+def segment_scores_cached(data: Systems, name: str, lowercase: bool) -> dict[str, np.ndarray]:
     """Every system's chrF, chrF++ or TER of each segment (sacreBLEU's sentence scores), from the cached tables."""
-    tables = metric_tables_cached(key, _systems, _references, name, lowercase)
-    return segment_scores(name, tables, make_options(lowercase=lowercase), len(_references))
+    tables = metric_tables_cached(data, name, lowercase)
+    return segment_scores(name, tables, make_options(lowercase=lowercase), len(data.references))
 
 
 def metric_comparison_cached(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
+    data: Systems,
     options: BleuOptions,
     name: str,
     baseline: str | None,
@@ -263,16 +247,22 @@ def metric_comparison_cached(
     progress: Progress | None = None,
     from_chrf_pp: bool = False,
 ) -> Comparison:
-    """One metric's comparison (BLEU: :func:`comparison_cached`), from one set of sacreBLEU's draws (chrF's
-    statistics cut from chrF++'s when ``from_chrf_pp``)."""
+    """One metric's differences to the baseline and every pairwise p-value, from one set of sacreBLEU's draws
+    (chrF's statistics cut from chrF++'s when ``from_chrf_pp``)."""
     if name == "bleu":
-        return comparison_cached(key, systems, references, options, baseline, test, n_samples, seed, progress)
-    tables = metric_tables_cached(key, systems, references, name, options.lowercase, from_chrf_pp)
+        stats, _ = systems_stats(data, options)
+        return _remember(
+            ("comparison", data.key, options, baseline, test, n_samples, seed),
+            lambda: compare_from_stats(
+                stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
+            ),
+        )
+    tables = metric_tables_cached(data, name, options.lowercase, from_chrf_pp)
     return _remember(
-        ("metric_comparison", key, name, options.lowercase, baseline, test, n_samples, seed),
+        ("metric_comparison", data.key, name, options.lowercase, baseline, test, n_samples, seed),
         lambda: compare_metric(
             tables,
-            metric(name, options, len(references)),
+            metric(name, options, len(data.references)),
             baseline=baseline,
             test=test,
             n_samples=n_samples,
@@ -283,16 +273,12 @@ def metric_comparison_cached(
 
 
 def characteristic_cached(
-    key: str,
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    options: BleuOptions,
-    progress: Progress | None = None,
+    data: Systems, options: BleuOptions, progress: Progress | None = None
 ) -> dict[str, tuple[tuple[NgramContrast, ...], tuple[NgramContrast, ...]]]:
     options = options.for_counting()
     return _remember(
-        ("characteristic", key, options),
-        lambda: characteristic_ngrams(systems, references, options, progress=progress),
+        ("characteristic", data.key, options),
+        lambda: characteristic_ngrams(data.outputs, data.references, options, progress=progress),
     )
 
 
@@ -384,7 +370,7 @@ def relative_cached(
 ) -> RelativeDiagnosis:
     """The diagnosis relative to the other systems (``others_key`` from :func:`systems_key`) and to p_n's decay."""
     analysis = corpus_analysis_cached(key, _hypotheses, _references, options)
-    others = systems_analyses_cached(others_key, _others, _references, options) if _others else {}
+    others = systems_analyses_cached(Systems(_others, _references), options) if _others else {}
     # Unigram counts are all the words written two ways need (a fifth of the time of counting every order).
     unigrams = make_options(tokenize=options.tokenize, lowercase=options.lowercase, max_order=1)
     counts = corpus_ngrams_cached(key, _hypotheses, _references, unigrams)
@@ -433,24 +419,17 @@ def _baseline_first(stats: dict[str, Any], baseline: str) -> dict[str, Any]:
 
 
 def systems_slices_cached(
-    key: str,
-    tags_key: str,
-    tags: list[str],
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
-    options: BleuOptions,
-    baseline: str,
-    with_chrf: bool,
+    data: Systems, tags: list[str], options: BleuOptions, baseline: str, with_chrf: bool
 ) -> SliceScores:
     """Compare's scores by label: every system's BLEU and chrF2 per label, the baseline first (statistics shared
     with the verdict); a tags file that does not fit raises :class:`~bleu_core.compare.slices.TagsError`."""
-    stats, _ = _systems_stats(key, systems, references, options)
-    chrf = metric_tables_cached(key, systems, references, "chrf", options.lowercase) if with_chrf else None
+    stats, _ = systems_stats(data, options)
+    chrf = metric_tables_cached(data, "chrf", options.lowercase) if with_chrf else None
     chrf_options = cast(ChrfMetric, metric("chrf", options)).options
     return _remember(
-        ("systems_slices", key, tags_key, options, baseline, with_chrf),
+        ("systems_slices", data.key, corpus_key(tags, []), options, baseline, with_chrf),
         lambda: slice_scores(
-            read_tags(tags, len(references[0])),
+            read_tags(tags, data.segments),
             _baseline_first(stats, baseline),
             options,
             _baseline_first(chrf, baseline) if chrf is not None else None,
@@ -460,11 +439,8 @@ def systems_slices_cached(
 
 
 def slice_tests_cached(
-    key: str,
-    tags_key: str,
+    data: Systems,
     tags: list[str],
-    systems: dict[str, list[str]],
-    references: list[list[str | None]],
     options: BleuOptions,
     baseline: str,
     test: str,
@@ -474,11 +450,11 @@ def slice_tests_cached(
 ) -> tuple[LabelTest, ...]:
     """The baseline against every other system on each label, corrected over labels x systems (refused past the
     limits before any draw: :class:`~bleu_core.limits.LimitExceeded`)."""
-    stats, _ = _systems_stats(key, systems, references, options)
+    stats, _ = systems_stats(data, options)
     return _remember(
-        ("slice_tests", key, tags_key, options, baseline, test, n_samples, seed, correction),
+        ("slice_tests", data.key, corpus_key(tags, []), options, baseline, test, n_samples, seed, correction),
         lambda: slice_tests(
-            read_tags(tags, len(references[0])),
+            read_tags(tags, data.segments),
             _baseline_first(stats, baseline),
             options,
             test=test,
