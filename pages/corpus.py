@@ -43,18 +43,18 @@ def show_findings(names: tuple[str, ...], hyps: list[str], refs: list[list[str]]
     return not any(f.level == "error" for f in findings)
 
 
-def ter_scores(key: str, hyps: list[str], streams: list[list[str | None]]) -> tuple[float | None, Any]:
+def ter_scores(corpus: cached.Corpus) -> tuple[float | None, Any]:
     """TER of the corpus and its segments when the user asks for it (a search per segment: slower than the rest)
     and the limits policy allows it; else nothing, with the reason."""
     if not st.toggle(t("corpus.ter_toggle"), key=corpus_inputs.kept_widget("co_ter", False), help=t("corpus.ter_help")):
         S.keep(st.session_state, "co_ter")
         return None, None
     S.keep(st.session_state, "co_ter")
-    if (reason := too_long_for_ter(hyps, streams)) is not None:
+    if (reason := too_long_for_ter(corpus.hypotheses, corpus.references)) is not None:
         st.info(reason.render(language()), icon=":material/info:")
         return None, None
     with st.spinner(t("corpus.ter_counting")):
-        return cached.ter_cached(key, hyps, streams)
+        return cached.ter_cached(corpus)
 
 
 def show_score(analysis: CorpusAnalysis, chrf: float | None, ter: float | None) -> None:
@@ -150,21 +150,21 @@ def render_page() -> None:
     if not show_findings(inputs.names, hyps, refs, settings.tokenize):
         return
     streams: list[list[str | None]] = [list(lines) for lines in refs]
-    key = cached.corpus_key(hyps, streams)
-    with st.spinner(t("corpus.counting")):
-        analysis = cached.corpus_analysis_cached(key, hyps, streams, settings)
     source = inputs.source[1] if inputs.source is not None else None
     if source is not None and len(source) != len(hyps):
         st.warning(t("corpus.source_mismatch", lines=len(source), segments=len(hyps)))
         source = None
+    corpus = cached.Corpus(hyps, streams, source)
+    with st.spinner(t("corpus.counting")):
+        analysis = cached.corpus_analysis_cached(corpus, settings)
     chrf, sentence_chrf = None, None
     if len(hyps) <= LIMITS.chrf_segments:
-        chrf, sentence_chrf = cached.chrf_cached(key, hyps, streams, settings.lowercase)
-    ter, sentence_ter = ter_scores(key, hyps, streams)
+        chrf, sentence_chrf = cached.chrf_cached(corpus, settings.lowercase)
+    ter, sentence_ter = ter_scores(corpus)
     show_score(analysis, chrf, ter)
-    corpus_analysis.show_diagnosis(key, hyps, streams, settings)
+    corpus_analysis.show_diagnosis(corpus, settings)
     demo = st.session_state.get("co_mode", corpus_inputs.DEMO) == corpus_inputs.DEMO
-    corpus_slices.show_slices(key, hyps, streams, settings, demo, with_chrf=chrf is not None)
+    corpus_slices.show_slices(corpus, settings, demo, with_chrf=chrf is not None)
     frame = corpus_views.segment_frame(analysis, hyps, streams, source, sentence_chrf, sentence_ter)
     view = st.radio(
         t("corpus.view"),
@@ -175,11 +175,11 @@ def render_page() -> None:
     )
     S.keep(st.session_state, "co_view")
     if view == "segments":
-        corpus_segments.show_segments(key, analysis, frame, hyps, streams, source, settings)
+        corpus_segments.show_segments(corpus, analysis, frame, settings)
     elif view == "ngrams":
-        corpus_analysis.show_ngrams(key, hyps, streams, settings)
+        corpus_analysis.show_ngrams(corpus, settings)
     elif view == "words":
-        corpus_analysis.show_words(key, analysis, hyps, streams, settings, source)
+        corpus_analysis.show_words(corpus, analysis, settings)
     else:
         show_lengths(analysis, frame)
     cols = st.columns(2)

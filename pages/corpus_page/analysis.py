@@ -110,14 +110,13 @@ def _clear_others() -> None:
     ss[S.KEPT + "co_other_generation"] = ss.get(S.KEPT + "co_other_generation", 0) + 1
 
 
-def show_diagnosis(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions) -> None:
+def show_diagnosis(corpus: cached.Corpus, settings: BleuOptions) -> None:
     """Findings relative to what is typical: other systems when loaded, the decay of p_n, the length."""
     st.subheader(t("diagnosis.header"))
-    analysis = cached.corpus_analysis_cached(key, hyps, refs, settings)
+    analysis = cached.corpus_analysis_cached(corpus, settings)
     with st.expander(t("diagnosis.others_expander", count=len(S.other_systems(st.session_state)))):
-        others = _other_systems(len(hyps))
-    others_key = cached.systems_key(others, refs) if others else ""
-    found = cached.relative_cached(key, hyps, refs, settings, others_key, others)
+        others = _other_systems(len(corpus.hypotheses))
+    found = cached.relative_cached(corpus, settings, cached.Systems(others, corpus.references) if others else None)
     st.caption(t("diagnosis.costliest_first"))
     st.markdown("\n".join(f"- {finding_text(f, analysis)}" for f in found.findings))
     if not others:
@@ -138,15 +137,14 @@ def show_diagnosis(key: str, hyps: list[str], refs: list[list[str | None]], sett
         )
 
 
-def _counts(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions) -> Any:
+def _counts(corpus: cached.Corpus, settings: BleuOptions) -> Any:
     """The corpus's n-gram counts (one tokenization), with a progress bar on a large corpus; None if not asked."""
-    if len(hyps) > LAZY_SEGMENTS and not st.toggle(t("corpus.count_large", segments=f"{len(hyps):,}"), key="co_count"):
+    segments = len(corpus.hypotheses)
+    if segments > LAZY_SEGMENTS and not st.toggle(t("corpus.count_large", segments=f"{segments:,}"), key="co_count"):
         return None
-    bar = st.progress(0.0, t("corpus.counting_ngrams")) if len(hyps) > 2000 else None
+    bar = st.progress(0.0, t("corpus.counting_ngrams")) if segments > 2000 else None
     counts = cached.corpus_ngrams_cached(
-        key,
-        hyps,
-        refs,
+        corpus,
         settings,
         progress=(lambda done: bar.progress(done, t("corpus.counting_ngrams"))) if bar is not None else None,
     )
@@ -228,8 +226,9 @@ def _twins(key: str, counts: Any) -> None:
         st.caption(t("corpus.twins_advice"))
 
 
-def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions) -> None:
-    counts = _counts(key, hyps, refs, settings)
+def show_ngrams(corpus: cached.Corpus, settings: BleuOptions) -> None:
+    key = corpus.key
+    counts = _counts(corpus, settings)
     if counts is None:
         return
     keep, rank = _ngram_filter(counts, settings.max_order)
@@ -261,7 +260,7 @@ def show_ngrams(key: str, hyps: list[str], refs: list[list[str | None]], setting
             "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="medium"),
             **{
                 f"reference {k}": st.column_config.TextColumn(t("corpus.col_reference", k=k), width="medium")
-                for k in range(1, len(refs) + 1)
+                for k in range(1, len(corpus.references) + 1)
             },
         },
     )
@@ -289,15 +288,9 @@ def _frequencies(counts: Any, key: str, settings: BleuOptions) -> dict[str, int]
         return from_references
 
 
-def show_words(
-    key: str,
-    analysis: CorpusAnalysis,
-    hyps: list[str],
-    refs: list[list[str | None]],
-    settings: BleuOptions,
-    source: list[str] | None = None,
-) -> None:
-    counts = _counts(key, hyps, refs, settings)
+def show_words(corpus: cached.Corpus, analysis: CorpusAnalysis, settings: BleuOptions) -> None:
+    key, source = corpus.key, corpus.source
+    counts = _counts(corpus, settings)
     if counts is None:
         return
     st.caption(t("corpus.words_caption"))

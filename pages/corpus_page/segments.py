@@ -134,14 +134,14 @@ def _reset_edit(key: str, original: str) -> None:
     st.session_state[key] = original
 
 
-def _what_if(key: str, hyps: list[str], refs: list[list[str | None]], settings: BleuOptions, index: int) -> str:
+def _what_if(corpus: cached.Corpus, settings: BleuOptions, index: int) -> str:
     """The editor of one segment's hypothesis; returns the text to walk through (the edit, or the file's line).
 
     The edit is kept per corpus and segment: it is there again after a visit to Explain, and another corpus
-    (``key``, a digest) opens on its own edits, not on the text typed for this one.
+    (another digest) opens on its own edits, not on the text typed for this one.
     """
-    ss = st.session_state
-    original = hyps[index]
+    ss, key = st.session_state, corpus.key
+    original = corpus.hypotheses[index]
     edit_key = S.edit_key(index)
     if edit_key not in ss or ss.get(S.CORPUS_EDITS_FOR) != key:
         kept = S.kept_edit(ss, key, index)
@@ -153,7 +153,7 @@ def _what_if(key: str, hyps: list[str], refs: list[list[str | None]], settings: 
     if edited == original:
         st.caption(t("corpus.edit_hint"))
         return original
-    change = cached.what_if_cached(key, hyps, refs, settings, index, edited)
+    change = cached.what_if_cached(corpus, settings, index, edited)
     cols = st.columns(3)
     cols[0].metric(
         t("corpus.edit_corpus_bleu"), f"{change.after.score_100:.2f}", f"{100 * change.delta:+.3f}", delta_arrow="auto"
@@ -176,19 +176,12 @@ def _what_if(key: str, hyps: list[str], refs: list[list[str | None]], settings: 
     return edited
 
 
-def show_segments(
-    key: str,
-    analysis: CorpusAnalysis,
-    frame: pd.DataFrame,
-    hyps: list[str],
-    refs: list[list[str | None]],
-    source: list[str] | None,
-    settings: BleuOptions,
-) -> None:
-    _table(key, frame)
+def show_segments(corpus: cached.Corpus, analysis: CorpusAnalysis, frame: pd.DataFrame, settings: BleuOptions) -> None:
+    hyps, source = corpus.hypotheses, corpus.source
+    _table(corpus.key, frame)
     index = int(st.number_input(t("corpus.walk_segment"), 1, len(frame), key=S.CORPUS_SEGMENT)) - 1
     S.keep(st.session_state, S.CORPUS_SEGMENT)
-    references = tuple(line for line in (stream[index] for stream in refs) if line is not None)
+    references = tuple(line for line in (stream[index] for stream in corpus.references) if line is not None)
     st.markdown(
         t(
             "corpus.segment_line",
@@ -202,7 +195,7 @@ def show_segments(
     st.text(t("corpus.text_hypothesis", text=hyps[index]))
     for k, reference in enumerate(references):
         st.text(t("corpus.text_reference", k=k + 1, text=reference))
-    candidate = _what_if(key, hyps, refs, settings, index)
+    candidate = _what_if(corpus, settings, index)
     st.button(
         t("corpus.send_to_explain"),
         key="co_send_explain",

@@ -54,16 +54,14 @@ def _table(frame: Any) -> None:
     )
 
 
-def show_slices(
-    key: str, hyps: list[str], streams: list[list[str | None]], settings: BleuOptions, demo: bool, with_chrf: bool
-) -> None:
+def show_slices(corpus: cached.Corpus, settings: BleuOptions, demo: bool, with_chrf: bool) -> None:
     """Scores by label, inside an expander; without tags only the upload (and the demo's toggle) is there."""
     with st.expander(t("slices.expander")):
         lines = _tag_lines(demo)
         if lines is None:
             return
         try:
-            scores = cached.slices_cached(key, cached.corpus_key(lines, []), lines, hyps, streams, settings, with_chrf)
+            scores = cached.slices_cached(corpus, lines, settings, with_chrf)
         except (TagsError, LimitExceeded) as error:
             st.error(views.md_escape(error.reason.render(language())), icon=":material/error:")
             return

@@ -127,43 +127,18 @@ def corpus_key(hypotheses: Sequence[str], references: Sequence[Sequence[str | No
     return digest.hexdigest()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def corpus_stats_cached(
-    key: str,
-    _hypotheses: list[str],
-    _references: list[list[str | None]],
-    counting: BleuOptions,
-) -> tuple[SegmentStats, int]:
-    """Per-segment statistics of a corpus (``key`` from :func:`corpus_key` stands for the text); ``counting``
-    holds only what statistics depend on (:meth:`BleuOptions.for_counting`), so every weighting shares them."""
-    hyps, streams = check_corpus(_hypotheses, _references)
-    stats, prepared = corpus_statistics(hyps, streams, counting)
-    return stats, prepared.n_refs
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """One system's output on a test set, its references and its source (if given), named by :func:`corpus_key`:
+    the cached functions hash a ``Corpus`` by that name alone."""
 
+    hypotheses: list[str]
+    references: list[list[str | None]]
+    source: list[str] | None = None
+    key: str = field(init=False)
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def corpus_analysis_cached(
-    key: str, _hypotheses: list[str], _references: list[list[str | None]], options: BleuOptions
-) -> CorpusAnalysis:
-    stats, n_refs = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
-    return analyze_corpus(stats, options, n_refs)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def lint_cached(
-    key: str, names: tuple[str, ...], _hypotheses: list[str], _references: list[list[str]], tokenize: str
-) -> tuple[LintFinding, ...]:
-    """Input checks for a corpus (``names``: hypothesis file name, then the reference file names)."""
-    return lint_corpus((names[0], _hypotheses), list(zip(names[1:], _references, strict=True)), tokenize)
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def script_warnings(candidate: str, references: tuple[str, ...], tokenize: str) -> tuple[str, ...]:
-    """The corpus linter's tokenizer advice (Chinese or Japanese text under 13a, intl or none) for one sentence."""
-    findings = lint_corpus(
-        ("The candidate", [candidate]), [(f"Reference {k + 1}", [ref]) for k, ref in enumerate(references)], tokenize
-    )
-    return tuple(f.message for f in findings if f.code == "cjk")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", corpus_key(self.hypotheses, self.references))
 
 
 def systems_key(systems: dict[str, list[str]], references: list[list[str | None]]) -> str:
@@ -190,8 +165,43 @@ class Systems:
         return len(self.references[0]) if self.references else 0
 
 
-#: Streamlit's caches hash a Systems by its digest (the lines were hashed once, when it was made).
-BY_KEY: dict[str | type[Any], Callable[[Any], Any]] = {Systems: lambda systems: systems.key}
+#: Streamlit's caches hash a Corpus or Systems by its digest (the lines were hashed once, when it was made).
+BY_KEY: dict[str | type[Any], Callable[[Any], Any]] = {
+    Corpus: lambda corpus: corpus.key,
+    Systems: lambda systems: systems.key,
+}
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=BY_KEY)
+def corpus_stats_cached(corpus: Corpus, counting: BleuOptions) -> tuple[SegmentStats, int]:
+    """Per-segment statistics of a corpus; ``counting`` holds only what statistics depend on
+    (:meth:`BleuOptions.for_counting`), so every weighting shares them."""
+    hyps, streams = check_corpus(corpus.hypotheses, corpus.references)
+    stats, prepared = corpus_statistics(hyps, streams, counting)
+    return stats, prepared.n_refs
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_KEY)
+def corpus_analysis_cached(corpus: Corpus, options: BleuOptions) -> CorpusAnalysis:
+    stats, n_refs = corpus_stats_cached(corpus, options.for_counting())
+    return analyze_corpus(stats, options, n_refs)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def lint_cached(
+    key: str, names: tuple[str, ...], _hypotheses: list[str], _references: list[list[str]], tokenize: str
+) -> tuple[LintFinding, ...]:
+    """Input checks for a corpus (``names``: hypothesis file name, then the reference file names)."""
+    return lint_corpus((names[0], _hypotheses), list(zip(names[1:], _references, strict=True)), tokenize)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def script_warnings(candidate: str, references: tuple[str, ...], tokenize: str) -> tuple[str, ...]:
+    """The corpus linter's tokenizer advice (Chinese or Japanese text under 13a, intl or none) for one sentence."""
+    findings = lint_corpus(
+        ("The candidate", [candidate]), [(f"Reference {k + 1}", [ref]) for k, ref in enumerate(references)], tokenize
+    )
+    return tuple(f.message for f in findings if f.code == "cjk")
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
@@ -286,22 +296,15 @@ def characteristic_cached(
 # counting options (kept in the process-wide store: pickling them on every cache hit would cost more than reuse).
 
 
-def corpus_ngrams_cached(
-    key: str,
-    hypotheses: list[str],
-    references: list[list[str | None]],
-    options: BleuOptions,
-    progress: Progress | None = None,
-) -> CorpusNgrams:
-    """The corpus tokenized once and each segment's n-grams counted once (``key`` from :func:`corpus_key`)."""
+def corpus_ngrams_cached(corpus: Corpus, options: BleuOptions, progress: Progress | None = None) -> CorpusNgrams:
+    """The corpus tokenized once and each segment's n-grams counted once."""
     counting = options.for_counting()
-    return _remember(
-        ("corpus_ngrams", key, counting),
-        lambda: count_ngrams(
-            tokenize_corpus(hypotheses, references, counting.tokenize, counting.lowercase), counting.max_order, progress
-        ),
-        limit=8,
-    )
+
+    def count() -> CorpusNgrams:
+        tokenized = tokenize_corpus(corpus.hypotheses, corpus.references, counting.tokenize, counting.lowercase)
+        return count_ngrams(tokenized, counting.max_order, progress)
+
+    return _remember(("corpus_ngrams", corpus.key, counting), count, limit=8)
 
 
 def ngram_stats_cached(key: str, counts: CorpusNgrams) -> tuple[NgramStat, ...]:
@@ -345,73 +348,50 @@ def ngram_segments_cached(key: str, counts: CorpusNgrams, ngram: tuple[str, ...]
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def what_if_cached(
-    key: str,
-    _hypotheses: list[str],
-    _references: list[list[str | None]],
-    options: BleuOptions,
-    index: int,
-    hypothesis: str,
-) -> WhatIf:
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_KEY)
+def what_if_cached(corpus: Corpus, options: BleuOptions, index: int, hypothesis: str) -> WhatIf:
     """The corpus with segment ``index``'s hypothesis replaced (one statistics row swapped, nothing re-counted)."""
-    stats, n_refs = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
-    return replace_segment(stats, index, hypothesis, [stream[index] for stream in _references], options, n_refs)
+    stats, n_refs = corpus_stats_cached(corpus, options.for_counting())
+    references = [stream[index] for stream in corpus.references]
+    return replace_segment(stats, index, hypothesis, references, options, n_refs)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def relative_cached(
-    key: str,
-    _hypotheses: list[str],
-    _references: list[list[str | None]],
-    options: BleuOptions,
-    others_key: str,
-    _others: dict[str, list[str]],
-) -> RelativeDiagnosis:
-    """The diagnosis relative to the other systems (``others_key`` from :func:`systems_key`) and to p_n's decay."""
-    analysis = corpus_analysis_cached(key, _hypotheses, _references, options)
-    others = systems_analyses_cached(Systems(_others, _references), options) if _others else {}
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=BY_KEY)
+def relative_cached(corpus: Corpus, options: BleuOptions, others: Systems | None) -> RelativeDiagnosis:
+    """The diagnosis relative to the other systems (on the same references) and to p_n's decay."""
+    analysis = corpus_analysis_cached(corpus, options)
+    analyses = systems_analyses_cached(others, options) if others is not None else {}
     # Unigram counts are all the words written two ways need (a fifth of the time of counting every order).
     unigrams = make_options(tokenize=options.tokenize, lowercase=options.lowercase, max_order=1)
-    counts = corpus_ngrams_cached(key, _hypotheses, _references, unigrams)
-    twins = twins_cached(key, counts)
+    counts = corpus_ngrams_cached(corpus, unigrams)
+    twins = twins_cached(corpus.key, counts)
     respelled = bleu_if_spelled_alike(counts.corpus, analysis.stats, twins, options) if twins else None
     return relative_diagnosis(
-        analysis, {name: a.result for name, a in others.items()}, respelled, matches_at_stake(twins)
+        analysis, {name: a.result for name, a in analyses.items()}, respelled, matches_at_stake(twins)
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def chrf_cached(
-    key: str, _hypotheses: list[str], _references: list[list[str | None]], lowercase: bool
-) -> tuple[float, np.ndarray]:
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def chrf_cached(corpus: Corpus, lowercase: bool) -> tuple[float, np.ndarray]:
     """chrF2 (sacreBLEU's default settings, the case as the BLEU settings say) of the corpus and of each segment."""
-    return corpus_and_segment_scores(_hypotheses, _references, ChrfOptions(lowercase=lowercase))
+    return corpus_and_segment_scores(corpus.hypotheses, corpus.references, ChrfOptions(lowercase=lowercase))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def ter_cached(key: str, _hypotheses: list[str], _references: list[list[str | None]]) -> tuple[float, np.ndarray]:
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def ter_cached(corpus: Corpus) -> tuple[float, np.ndarray]:
     """TER (sacreBLEU's default settings) of the corpus and of each segment; the caller checks the limits first."""
-    return ter_corpus_and_segment_scores(_hypotheses, _references, TerOptions())
+    return ter_corpus_and_segment_scores(corpus.hypotheses, corpus.references, TerOptions())
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def slices_cached(
-    key: str,
-    tags_key: str,
-    _tags: list[str],
-    _hypotheses: list[str],
-    _references: list[list[str | None]],
-    options: BleuOptions,
-    with_chrf: bool,
-) -> SliceScores:
-    """BLEU and chrF2 (as :func:`chrf_cached`) of each label of a tags file (``tags_key`` stands for its lines);
-    a tags file that does not fit the corpus raises :class:`~bleu_core.compare.slices.TagsError`."""
-    tags = read_tags(_tags, len(_hypotheses))
-    stats, _ = corpus_stats_cached(key, _hypotheses, _references, options.for_counting())
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def slices_cached(corpus: Corpus, tags: list[str], options: BleuOptions, with_chrf: bool) -> SliceScores:
+    """BLEU and chrF2 (as :func:`chrf_cached`) of each label of a tags file; a tags file that does not fit the
+    corpus raises :class:`~bleu_core.compare.slices.TagsError`."""
+    labels = read_tags(tags, len(corpus.hypotheses))
+    stats, _ = corpus_stats_cached(corpus, options.for_counting())
     chrf_options = ChrfOptions(lowercase=options.lowercase)
-    chrf = {"system": chrf_statistics(_hypotheses, _references, chrf_options)} if with_chrf else None
-    return slice_scores(tags, {"system": stats}, options, chrf, chrf_options)
+    chrf = {"system": chrf_statistics(corpus.hypotheses, corpus.references, chrf_options)} if with_chrf else None
+    return slice_scores(labels, {"system": stats}, options, chrf, chrf_options)
 
 
 def _baseline_first(stats: dict[str, Any], baseline: str) -> dict[str, Any]:
