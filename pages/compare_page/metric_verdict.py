@@ -18,7 +18,14 @@ from bleu_core.options import BleuOptions
 from bleu_core.stats.ter import systems_too_long_for_ter
 from pages.compare_page import metric_views, verdict_views
 from pages.compare_page import report as compare_report
-from pages.compare_page.verdict import TestSettings, compare, correction_name, test_controls, test_name
+from pages.compare_page.verdict import (
+    TestSettings,
+    compare,
+    correction_name,
+    table_caption,
+    test_controls,
+    test_name,
+)
 from pages.shared import cached, charts, controls, views
 from pages.shared.i18n import language, t
 
@@ -120,19 +127,7 @@ def render_metrics(
         hide_index=True,
         column_config={column: st.column_config.NumberColumn(format=f) for column, f in formats.items()},
     )
-    ci_note = t("verdict.ci_note_bs") if chosen.test == "bs" else t("verdict.ci_note_ar")
-    st.caption(
-        t(
-            "metrics_verdict.table_caption",
-            baseline=views.md_escape(chosen.baseline),
-            test=test_name(chosen.test),
-            samples=chosen.n_samples,
-            seed=chosen.seed,
-            alpha=chosen.alpha,
-            correction=correction_name(chosen.correction),
-            ci_note=ci_note,
-        )
-    )
+    st.caption(table_caption("metrics_verdict.table_caption", chosen))
     columns = st.columns(2)
     for index, shown_verdict in enumerate(verdicts):  # each metric's rank ranges, two a row
         where = columns[index % 2]

@@ -136,20 +136,7 @@ def show_table(frame: Any, signature: str, chosen: TestSettings) -> None:
             **{f"p{n}": st.column_config.NumberColumn(format="%.1f") for n in range(1, 5)},
         },
     )
-    ci_note = t("verdict.ci_note_bs") if chosen.test == "bs" else t("verdict.ci_note_ar")
-    st.caption(
-        t(
-            "verdict.table_caption",
-            baseline=views.md_escape(chosen.baseline),
-            test=test_name(chosen.test),
-            samples=chosen.n_samples,
-            seed=chosen.seed,
-            flag=f"--paired-{chosen.test}",
-            alpha=chosen.alpha,
-            correction=correction_name(chosen.correction),
-            ci_note=ci_note,
-        )
-    )
+    st.caption(table_caption("verdict.table_caption", chosen))
     st.code(signature, language=None)
 
 
@@ -207,6 +194,21 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
             )
             + more
         )
+
+
+def table_caption(message: str, chosen: TestSettings) -> str:
+    """The caption under a verdict's table (``message``: its catalog key): the baseline and every test setting."""
+    return t(
+        message,
+        baseline=views.md_escape(chosen.baseline),
+        test=test_name(chosen.test),
+        samples=chosen.n_samples,
+        seed=chosen.seed,
+        flag=f"--paired-{chosen.test}",
+        alpha=chosen.alpha,
+        correction=correction_name(chosen.correction),
+        ci_note=t("verdict.ci_note_bs") if chosen.test == "bs" else t("verdict.ci_note_ar"),
+    )
 
 
 def compare(
