@@ -201,15 +201,20 @@ def test_hostile_names_are_escaped_in_sentences_and_report() -> None:
 
 
 def test_too_many_segments_for_chrf_is_said_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleu_core import limits
     from bleu_core.limits import Limits
     from pages.compare_page import metric_verdict
 
     monkeypatch.setattr(metric_verdict, "LIMITS", Limits(chrf_segments=3))
+    monkeypatch.setattr(limits, "LIMITS", Limits(chrf_segments=3))  # the page script imports it on each run
     at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
     at.radio(key="cmp_metric").set_value("chrf").run()
     assert not at.exception
     assert any("chrF's paired tests are offered up to 3" in plain(i.value) for i in at.info)
     assert not any(catalog("en")["metrics_verdict.col_metric"] in d.value.columns for d in at.dataframe)
+    # the segment view says so too, and scores the segments in BLEU
+    assert any("too large for chrF2 segment by segment" in plain(c.value) for c in at.caption)
+    assert any("Sentence BLEU, segment by segment" in plain(m.value).replace("**", "") for m in at.markdown)
 
 
 def test_ter_alone_in_chinese_lowest_first(monkeypatch: pytest.MonkeyPatch) -> None:
