@@ -107,7 +107,8 @@ def chrf_scores(stats: IntArray | FloatArray, options: ChrfOptions) -> FloatArra
     by default, F of the precisions and recalls averaged over the orders in which both sides have n-grams
     (0 if none); with ``eps_smoothing``, the mean over all orders of F(P_n, R_n), an undefined P_n, R_n or
     F_n counting as 1e-16.  Orders are summed one after another, as sacreBLEU does, to the last bit.  float32
-    statistics (resamples) are scored in float32, as sacreBLEU scores them.
+    statistics (resamples) are scored in float32; sacreBLEU's exact mix of float32 and Python floats in resamples
+    is :meth:`bleu_core.compare.metrics.ChrfMetric.scores`'s (with eps smoothing it differs from float32 alone).
     """
     table = np.asarray(stats)
     real = np.float32 if table.dtype == np.float32 else np.float64
