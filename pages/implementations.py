@@ -29,7 +29,6 @@ ORDER = "im_order"
 LOADED = "im_loaded"
 SEGMENT_FOR = "im_segment_for"
 TOKENIZE_FOR = {"13a": "13a", "whitespace": "none", "space": "none"}
-Streams = tuple[tuple[str, ...], ...]
 Rows = list[tuple[Any, float, float]]
 
 
@@ -241,24 +240,24 @@ def corpus_mode(first: str, second: str, order: str) -> None:
     corpus = corpus_input()
     if corpus is None:
         return
-    hyps, streams = tuple(corpus[0]), tuple(tuple(s) for s in corpus[1])
-    key = cached.corpus_key(hyps, streams)
+    hyps, streams = corpus
+    data = cached.Corpus(list(hyps), [list(stream) for stream in streams])
     st.subheader(":material/table_chart: " + t("implementations.corpus_scores"))
-    rows, waterfalls = cached.tool_corpus_table_cached(key, hyps, streams, order)
+    rows, waterfalls = cached.tool_corpus_table_cached(data, order)
     show_table(rows, waterfalls, corpus=True)
     st.caption(t("implementations.sentence_only_caption"))
     if first == "sacrebleu":  # the table's own waterfall
         pair = waterfalls[second]
     else:
         own = {tool: result.second_score for tool, result in waterfalls.items()}
-        pair = cached.corpus_waterfall_cached(key, first, second, hyps, streams, order, own)
+        pair = cached.corpus_waterfall_cached(data, first, second, order, own)
     show_waterfall(pair, t("implementations.whole_corpus"))
     # Open on the first segment where the two tools give different numbers (again when the files or pair change).
-    marker = (key, first, second)
+    marker = (data.key, first, second)
     if st.session_state.get(SEGMENT_FOR) != marker:
         st.session_state[SEGMENT_FOR] = marker
-        st.session_state[SEGMENT] = cached.first_differing_cached(key, first, second, hyps, streams) + 1
-    segment = st.number_input(t("implementations.segment"), 1, len(hyps), key=SEGMENT)
+        st.session_state[SEGMENT] = cached.first_differing_cached(data, first, second) + 1
+    segment = st.number_input(t("implementations.segment"), 1, len(data.hypotheses), key=SEGMENT)
     index = int(segment) - 1
     refs = [stream[index] for stream in streams if stream[index].strip()]
     if refs:

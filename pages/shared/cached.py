@@ -446,7 +446,6 @@ def slice_tests_cached(
 
 
 # The Implementations page: every tool's score, trace and waterfall.
-Streams = tuple[tuple[str, ...], ...]
 Rows = list[tuple[Any, float, float]]
 
 
@@ -475,31 +474,23 @@ def waterfall_cached(first: str, second: str, candidate: str, references: tuple[
     return waterfall(first, second, candidate, list(references), ORDERS[order])
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def tool_corpus_table_cached(
-    key: str, _hypotheses: tuple[str, ...], _streams: Streams, order: str
-) -> tuple[Rows, dict[str, Waterfall]]:
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def tool_corpus_table_cached(corpus: Corpus, order: str) -> tuple[Rows, dict[str, Waterfall]]:
     """Every tool's corpus score, and sacreBLEU to every tool for the scores table's attribution."""
-    return corpus_scores_and_waterfalls("sacrebleu", list(_hypotheses), [list(s) for s in _streams], ORDERS[order])
+    return corpus_scores_and_waterfalls("sacrebleu", corpus.hypotheses, corpus.references, ORDERS[order])
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_KEY)
 def corpus_waterfall_cached(
-    key: str,
-    first: str,
-    second: str,
-    _hypotheses: tuple[str, ...],
-    _streams: Streams,
-    order: str,
-    _own_scores: dict[str, float],
+    corpus: Corpus, first: str, second: str, order: str, _own_scores: dict[str, float]
 ) -> Waterfall:
     """The chosen pair's waterfall; ``_own_scores`` are the tools' scores the table found (same input)."""
-    return corpus_waterfall(first, second, list(_hypotheses), [list(s) for s in _streams], ORDERS[order], _own_scores)
+    return corpus_waterfall(first, second, corpus.hypotheses, corpus.references, ORDERS[order], _own_scores)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def first_differing_cached(key: str, first: str, second: str, _hypotheses: tuple[str, ...], _streams: Streams) -> int:
-    return first_differing_segment(first, second, list(_hypotheses), [list(s) for s in _streams])
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def first_differing_cached(corpus: Corpus, first: str, second: str) -> int:
+    return first_differing_segment(first, second, corpus.hypotheses, corpus.references)
 
 
 # Explain's exercise mode.
