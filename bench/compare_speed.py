@@ -31,12 +31,11 @@ from pathlib import Path
 from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import make_options, prepare_references, segment_statistics
-from bleu_core.compare.metrics import chrf_tables_of, metric, metric_tables
+from bleu_core.compare.metrics import chrf_tables_of, metric, metric_tables, refusals
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import compare_from_stats, rank_systems, ranking_samples
 from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.corpus.ngram_lists import characteristic_ngrams
-from bleu_core.stats.ter import systems_too_long_for_ter
 from pages.compare_page import metric_views, verdict_views
 from pages.compare_page import report as compare_report
 
@@ -108,8 +107,9 @@ def metrics_time(systems: dict[str, list[str]], reference: list[str], tokenize: 
     ranked = bleu if n_rank == 1000 else compare_from_stats(stats, options, n_samples=n_rank)
     verdicts = [metric_views.MetricVerdict("BLEU", bleu, *rank_systems(ranked, 0.05, "holm"))]
     _, wider = metric_tables("chrf++", systems, [reference], options)
+    refused = refusals(list(systems.values()), [reference])
     for name in ("chrf", "chrf++", "ter"):
-        if name == "ter" and systems_too_long_for_ter(list(systems.values()), [reference]) is not None:
+        if name in refused:
             continue  # refused by the limits policy, as the page says
         scorer, tables = (metric(name, options), wider) if name != "ter" else metric_tables(name, systems, [reference])
         if name == "chrf":  # as the page: chrF's statistics cut from chrF++'s

@@ -12,7 +12,6 @@ from bleu_core.corpus.diagnosis import length_buckets
 from bleu_core.i18n import text
 from bleu_core.limits import LIMITS
 from bleu_core.options import BleuOptions
-from bleu_core.stats.ter import systems_too_long_for_ter
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.text.reader import InputFileError
 from pages.compare_page import by_label, metric_verdict, verdict
@@ -181,10 +180,7 @@ def segment_scores(
     if choice not in ("chrf", "chrf++", "ter"):
         return bleu, {name: 100 * analysis.sentence for name, analysis in analyses.items()}
     chosen = metric(choice, settings, len(data.references))
-    too_large = data.segments > LIMITS.chrf_segments or (
-        choice == "ter" and systems_too_long_for_ter(list(data.outputs.values()), data.references, LIMITS) is not None
-    )
-    if too_large:
+    if choice in cached.refusals_cached(data, LIMITS):
         st.caption(t("compare.segment_metric_fallback", metric=chosen.name))
         return bleu, {name: 100 * analysis.sentence for name, analysis in analyses.items()}
     return chosen, cached.segment_scores_cached(data, choice, settings.lowercase)

@@ -15,7 +15,6 @@ from bleu_core.corpus.diagnosis import CorpusAnalysis
 from bleu_core.i18n import text
 from bleu_core.limits import LIMITS, LimitExceeded
 from bleu_core.options import BleuOptions
-from bleu_core.stats.ter import systems_too_long_for_ter
 from pages.compare_page import metric_views, verdict_views
 from pages.compare_page import report as compare_report
 from pages.compare_page.verdict import (
@@ -95,16 +94,13 @@ def render_metrics(
 ) -> None:
     """The chosen metrics' verdict (scores, Δ with its interval, corrected p-values, clusters) and disagreements."""
     chosen = test_controls(analyses)
-    if data.segments > LIMITS.chrf_segments:
-        segments, limit = f"{data.segments:,}", f"{LIMITS.chrf_segments:,}"
-        st.info(t("metrics_verdict.too_many_segments", segments=segments, limit=limit))
+    refused = cached.refusals_cached(data, LIMITS)
+    if "chrf" in refused:  # past chrF's segments nothing beside BLEU is offered
+        st.info(refused["chrf"].render(language()))
         return
     shown = metric_views.chosen_metrics(choice)
-    too_long = (
-        systems_too_long_for_ter(list(data.outputs.values()), data.references, LIMITS) if "ter" in shown else None
-    )
-    if (reason := too_long) is not None:
-        st.info(reason.render(language()))
+    if "ter" in shown and "ter" in refused:
+        st.info(refused["ter"].render(language()))
         shown = tuple(name for name in shown if name != "ter")
         if not shown:
             return

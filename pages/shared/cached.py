@@ -19,7 +19,7 @@ import streamlit as st
 
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
 from bleu_core.api import check_corpus
-from bleu_core.compare.metrics import ChrfMetric, chrf_tables_of, metric, metric_tables, segment_scores
+from bleu_core.compare.metrics import ChrfMetric, chrf_tables_of, metric, metric_tables, refusals, segment_scores
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
@@ -40,6 +40,8 @@ from bleu_core.gaps.waterfall import (
     first_differing_segment,
     waterfall,
 )
+from bleu_core.i18n import Message
+from bleu_core.limits import Limits
 from bleu_core.options import make_options
 from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segment_scores
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
@@ -237,6 +239,12 @@ def metric_tables_cached(
         wider = metric_tables_cached(data, "chrf++", lowercase)
         return chrf_tables_of(wider, cast(ChrfMetric, metric("chrf", options)).options)
     return metric_tables(name, data.outputs, data.references, options)[1]
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def refusals_cached(data: Systems, limits: Limits) -> dict[str, Message]:
+    """The metrics beside BLEU the limits policy refuses for these systems, with why (one check per test set)."""
+    return refusals(list(data.outputs.values()), data.references, limits)
 
 
 @st.cache_data(max_entries=4, show_spinner=False, hash_funcs=BY_KEY)

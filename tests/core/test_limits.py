@@ -162,3 +162,22 @@ def test_too_many_references_summarize_and_keep_the_columns_the_limit_allows() -
     assert trace.score == 1.0  # clipping still counts every reference
     assert len(trace.references) == LIMITS.walkthrough_references
     assert all(len(row.reference_counts) == LIMITS.walkthrough_references for o in trace.orders for row in o.rows)
+
+
+def test_metric_refusals_name_each_metric_past_its_limit_and_why() -> None:
+    from bleu_core.compare.metrics import refusals
+
+    systems = [["a b c", "d e"], ["a b", "d e f g"]]
+    references = [["a b c", "d e f"]]
+    assert refusals(systems, references) == {}
+    few_segments = dataclasses.replace(LIMITS, chrf_segments=1)
+    refused = refusals(systems, references, few_segments)
+    assert sorted(refused) == ["chrf", "chrf++", "ter"]
+    assert refused["chrf"].params == {"segments": "2", "limit": "1"}
+    # TER: the words of all hypotheses (3 + 2 + 2 + 4 = 11) against its limit; chrF is still offered
+    assert refusals(systems, references, dataclasses.replace(LIMITS, ter_words=11)) == {}
+    ter_only = refusals(systems, references, dataclasses.replace(LIMITS, ter_words=10))
+    assert list(ter_only) == ["ter"] and ter_only["ter"].key == "corpus.ter_too_many_words"
+    # the longest reference of a segment counts too
+    long_reference = refusals(systems, references, dataclasses.replace(LIMITS, ter_segment_words=3))
+    assert long_reference["ter"].params == {"line": 2, "limit": 3}
