@@ -272,7 +272,12 @@ def relative_diagnosis(
         Finding(ZERO_ORDER, f"p{n + 1}", 0.0) for n, p in enumerate(precisions) if p == 0 and analysis.result.totals[n]
     ]
     comparisons = _comparisons(analysis, others)
-    spelling = [] if respelled is None else [Finding(SPELLING, "spelling", float(at_stake), None, respelled.score)]
+    # (a respelling that would not raise the score says nothing about what the spelling costs)
+    spelling = (
+        [Finding(SPELLING, "spelling", float(at_stake), None, respelled.score)]
+        if respelled is not None and respelled.score > analysis.result.score
+        else []
+    )
     findings = [
         *_against_others(analysis, comparisons),
         *_length(analysis),

@@ -16,7 +16,9 @@ spelling.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -110,15 +112,51 @@ def matches_at_stake(twins: Iterable[Twin]) -> int:
 
 
 def respelled(corpus: TokenizedCorpus, twins: Iterable[Twin]) -> tuple[Tokens, ...]:
-    """The hypotheses' tokens with every twin's system form written as the references write it.
+    """The hypotheses' tokens with the twins' words written as each segment's references write them.
 
-    A system form paired with several reference forms takes the one with the most matches at stake (``twins``
-    come most at stake first).  Lengths do not change: one token for one token.
+    In a segment, the occurrences of a system form that one reference holds (as many as the reference holding
+    the most) stay: they match as written.  Each further occurrence becomes a reference form of the same word
+    that the segment's references hold more of than the hypothesis; of several, the one a reference writes
+    beside the same neighbours (an opening „ before the word it opens), else the one most at stake (``twins``
+    come in that order).  With none, it stays too.  So no unigram match is lost, and a form the references use
+    in one segment is not forced on another.  Lengths do not change: one token for one token.
     """
-    table: dict[str, str] = {}
+    forms: dict[str, list[str]] = {}
     for twin in twins:
-        table.setdefault(twin.hypothesis, twin.reference)
-    return tuple(tuple(table.get(token, token) for token in tokens) for tokens in corpus.hypotheses)
+        forms.setdefault(twin.hypothesis, []).append(twin.reference)
+    out: list[Tokens] = []
+    for index, tokens in enumerate(corpus.hypotheses):
+        if forms.keys().isdisjoint(tokens):
+            out.append(tokens)
+            continue
+        out.append(_respelled_segment(tokens, corpus.present_references(index), forms))
+    return tuple(out)
+
+
+def _respelled_segment(tokens: Tokens, references: Sequence[Tokens], forms: Mapping[str, list[str]]) -> Tokens:
+    held: Counter[str] = Counter()  # per token, the most any one reference holds (BLEU's clip)
+    pairs: set[tuple[str, str]] = set()
+    for reference in references:
+        held |= Counter(reference)
+        pairs.update(pairwise(reference))
+    written = Counter(tokens)
+    room = {form: held[form] - written[form] for options in forms.values() for form in options}
+    kept = {form: held[form] for form in forms}
+    new: list[str] = []
+    for at, token in enumerate(tokens):
+        if token not in forms:
+            new.append(token)
+        elif kept[token] > 0:
+            kept[token] -= 1
+            new.append(token)
+        elif free := [form for form in forms[token] if room[form] > 0]:
+            before, after = new[-1] if new else None, tokens[at + 1] if at + 1 < len(tokens) else None
+            form = max(free, key=lambda form: ((before, form) in pairs) + ((form, after) in pairs))
+            room[form] -= 1
+            new.append(form)
+        else:
+            new.append(token)
+    return tuple(new)
 
 
 def bleu_if_spelled_alike(

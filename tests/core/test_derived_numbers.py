@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 import sacrebleu
@@ -23,7 +25,7 @@ from bleu_core.corpus.relative import (
     Finding,
     relative_diagnosis,
 )
-from bleu_core.corpus.spelling_twins import bleu_if_spelled_alike, matches_at_stake, spelling_twins
+from bleu_core.corpus.spelling_twins import Twin, bleu_if_spelled_alike, matches_at_stake, spelling_twins
 from bleu_core.stats.corpus_ngrams import count_ngrams, tokenize_corpus
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS
 from tests.conftest import Pair, read_plain
@@ -125,10 +127,34 @@ def test_findings_come_costliest_first() -> None:
         assert costs == sorted(costs, reverse=True)
 
 
-def respell_with_sacrebleu(hyps: list[str], refs: list[list[str]], mapping: dict[str, str]) -> float:
-    """BLEU (0-100) with each mapped token replaced, tokenized and scored by sacreBLEU."""
+def respell_with_sacrebleu(hyps: list[str], refs: list[list[str]], twins: Sequence[Twin]) -> float:
+    """BLEU (0-100) with the twins' words written as each segment's references write them, by the rule of
+    ``respelled`` written out token by token, tokenized and scored by sacreBLEU."""
     tokenizer = BLEU(tokenize="13a").tokenizer
-    respelled = [" ".join(mapping.get(tok, tok) for tok in tokenizer(h.rstrip()).split()) for h in hyps]
+    forms: dict[str, list[str]] = {}
+    for twin in twins:  # most at stake first
+        forms.setdefault(twin.hypothesis, []).append(twin.reference)
+    respelled = []
+    for i, hyp in enumerate(hyps):
+        tokens = tokenizer(hyp.rstrip()).split()
+        ref_tokens = [tokenizer(stream[i].rstrip()).split() for stream in refs]
+        neighbours = {(r[j], r[j + 1]) for r in ref_tokens for j in range(len(r) - 1)}
+        words = set(tokens).union(*forms.values())
+        clip = {word: max(r.count(word) for r in ref_tokens) for word in words}
+        out: list[str] = []
+        kept: Counter[str] = Counter()
+        replaced: Counter[str] = Counter()
+        for j, token in enumerate(tokens):
+            if token in forms and kept[token] < clip[token]:
+                kept[token] += 1
+            elif token in forms:
+                free = [f for f in forms[token] if clip[f] - tokens.count(f) - replaced[f] > 0]
+                if free:
+                    context = (out[-1] if out else None, tokens[j + 1] if j + 1 < len(tokens) else None)
+                    token = max(free, key=lambda f: ((context[0], f) in neighbours) + ((f, context[1]) in neighbours))
+                    replaced[token] += 1
+            out.append(token)
+        respelled.append(" ".join(out))
     tokenized_refs = [[" ".join(tokenizer(r.rstrip()).split()) for r in stream] for stream in refs]
     return sacrebleu.corpus_bleu(respelled, tokenized_refs, tokenize="none").score
 
@@ -143,7 +169,9 @@ def test_spelling_twins_counterfactual_on_a_small_corpus() -> None:
     result = bleu_if_spelled_alike(counts.corpus, analysis.stats, twins, OPTIONS)
     mapping = {"don't": "don’t", "It's": "It’s", "well-known": "well–known"}
     assert {(t.hypothesis, t.reference) for t in twins} >= set(mapping.items())
-    assert result.score_100 == pytest.approx(respell_with_sacrebleu(hyps, refs, mapping), abs=1e-9)
+    assert result.score_100 == pytest.approx(respell_with_sacrebleu(hyps, refs, twins), abs=1e-9)
+    respelled = [h.replace("don't", "don’t").replace("It's", "It’s").replace("well-known", "well–known") for h in hyps]
+    assert result.score_100 == pytest.approx(sacrebleu.corpus_bleu(respelled, refs).score, abs=1e-9)
     found = relative_diagnosis(analysis, None, result, matches_at_stake(twins))
     (spelling,) = [f for f in found.findings if f.code == SPELLING]
     assert spelling.cost == pytest.approx(result.score - analysis.result.score, abs=1e-12)
@@ -160,10 +188,47 @@ def test_spelling_twins_counterfactual_on_wmt22(pairs: list[Pair], system: int) 
     counts = count_ngrams(tokenize_corpus(hyps, refs, "13a", False), 1)
     twins = spelling_twins(ngram_stats(counts))
     result = bleu_if_spelled_alike(counts.corpus, analysis.stats, twins, OPTIONS)
-    mapping: dict[str, str] = {}
-    for twin in twins:  # most at stake first: a system form takes its first reference form
-        mapping.setdefault(twin.hypothesis, twin.reference)
-    assert result.score_100 == pytest.approx(respell_with_sacrebleu(hyps, refs, mapping), abs=1e-9)
+    assert result.score_100 == pytest.approx(respell_with_sacrebleu(hyps, refs, twins), abs=1e-9)
+    assert result.score >= analysis.result.score
+    assert result.counts[0] >= analysis.result.counts[0]  # no unigram match is lost
+
+
+def test_a_form_the_references_use_in_one_segment_is_not_forced_on_another() -> None:
+    """The system writes "-" everywhere; the references write "–" in the first segment and "-" in the second:
+    only the first changes (a corpus-wide swap would break the second's matches and lower the score)."""
+    hyps = ["he said - yes", "a - b is c"]
+    refs = [["he said – yes", "a - b is c"]]
+    stats, n_refs = corpus_statistics(hyps, refs, OPTIONS)
+    analysis = analyze_corpus(stats, OPTIONS, n_refs)
+    counts = count_ngrams(tokenize_corpus(hyps, refs, "13a", False), 1)
+    twins = spelling_twins(ngram_stats(counts))
+    assert [(t.reference, t.hypothesis) for t in twins] == [("–", "-")]
+    result = bleu_if_spelled_alike(counts.corpus, analysis.stats, twins, OPTIONS)
+    assert result.score_100 == pytest.approx(sacrebleu.corpus_bleu(["he said – yes", "a - b is c"], refs).score)
+    assert result.score_100 == pytest.approx(100.0)
+    swapped = sacrebleu.corpus_bleu([h.replace("-", "–") for h in hyps], refs).score
+    assert swapped < analysis.result.score_100 < result.score_100
+
+
+def test_opening_and_closing_forms_go_where_the_references_put_them() -> None:
+    hyps = ['er sagte " ja " und ging']
+    refs = [["er sagte „ ja “ und ging"]]
+    stats, n_refs = corpus_statistics(hyps, refs, OPTIONS)
+    analysis = analyze_corpus(stats, OPTIONS, n_refs)
+    counts = count_ngrams(tokenize_corpus(hyps, refs, "13a", False), 1)
+    twins = spelling_twins(ngram_stats(counts))
+    result = bleu_if_spelled_alike(counts.corpus, analysis.stats, twins, OPTIONS)
+    assert result.score_100 == pytest.approx(100.0)
+    assert result.score_100 == pytest.approx(respell_with_sacrebleu(hyps, refs, twins), abs=1e-9)
+
+
+def test_a_respelling_that_raises_nothing_is_not_a_finding() -> None:
+    hyps = ["the cat sat"]
+    refs = [["the cat sat"]]
+    stats, n_refs = corpus_statistics(hyps, refs, OPTIONS)
+    analysis = analyze_corpus(stats, OPTIONS, n_refs)
+    found = relative_diagnosis(analysis, None, analysis.result, 3)
+    assert SPELLING not in {f.code for f in found.findings}
 
 
 def test_wmt22_findings_recomputed(pairs: list[Pair]) -> None:
