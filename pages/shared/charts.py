@@ -27,6 +27,8 @@ from pages.shared.i18n import language
 alt.theme.enable("none")
 alt.data_transformers.disable_max_rows()
 
+#: The chart's width follows its column; its height stays the plot's (axes, title and legend come on top).
+FIT_WIDTH = {"type": "fit-x", "contains": "padding"}
 #: Specs kept per process (a few kB each), least recently drawn dropped first.
 SPECS = 512
 
@@ -65,4 +67,9 @@ def _spec(
 
 def show(where: Any, build: Callable[..., Any], *args: Any, width: Any = "stretch", **kwargs: Any) -> None:
     """Draw ``build(*args, **kwargs)`` in ``where`` (``st``, a column, a tab) from the cached spec."""
-    where.vega_lite_chart(spec=chart_spec(build, *args, **kwargs), width=width)
+    spec = chart_spec(build, *args, **kwargs)
+    if width == "stretch" and "autosize" not in spec:
+        # Stretched, Streamlit fits the whole chart into its height, so a legend below and a long title squeezed
+        # the plot to a few pixels (or to nothing); fitted in width only, the height is the plot's own.
+        spec = {**spec, "autosize": FIT_WIDTH}
+    where.vega_lite_chart(spec=spec, width=width)

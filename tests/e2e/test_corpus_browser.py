@@ -92,7 +92,8 @@ def test_demo_then_uploaded_wmt22_files(server: str, page: Any, pairs: list[Pair
     if pair.tokenize != "13a":
         choose(page, "tokenizer", pair.tokenize)
     expect_metric(page, "BLEU ×100", f"{expected.score:.2f}")
-    expect_metric(page, "c / r", f"{expected.sys_len:,} / {expected.ref_len:,}")
+    expect_metric(page, "c / r", f"{expected.sys_len / expected.ref_len:.3f}")
+    expect(page.get_by_text(f"c = {expected.sys_len:,} hypothesis tokens, r = {expected.ref_len:,}")).to_be_visible()
     expect(page.get_by_text(f"{len(hyps):,} of {len(hyps):,} segments")).to_be_visible(timeout=30_000)
 
     # Sort by segment id, descending: the last segment comes first and its walkthrough can be opened.

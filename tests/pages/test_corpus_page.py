@@ -62,7 +62,10 @@ def test_opens_on_the_demo_corpus_with_sacrebleu_score() -> None:
     assert not at.exception
     expected = sacrebleu.corpus_bleu(list(DEMO_SYSTEMS["literal"]), DEMO_REFS)
     assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
-    assert metric(at, "c / r") == f"{expected.sys_len} / {expected.ref_len}"
+    assert metric(at, "c / r") == f"{expected.sys_len / expected.ref_len:.3f}"
+    assert any(
+        c.value.startswith(f"c = {expected.sys_len} hypothesis tokens, r = {expected.ref_len}") for c in at.caption
+    )
     assert len(segment_table(at)) == len(DEMO_SYSTEMS["literal"])
     assert "- p4 is the smallest factor, as for nearly every system" in diagnosis(at)
     assert any("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp" in c.value for c in at.code)
@@ -176,7 +179,9 @@ def test_wmt22_upload_matches_sacrebleu(pair: Pair) -> None:
     streams = [r.read_text(encoding="utf-8").splitlines() for r in refs]
     expected = sacrebleu.corpus_bleu(hyps, streams)
     assert metric(at, "BLEU ×100") == f"{expected.score:.2f}"
-    assert metric(at, "c / r") == f"{expected.sys_len:,} / {expected.ref_len:,}"
+    assert metric(at, "c / r") == f"{expected.sys_len / expected.ref_len:.3f}"
+    lengths = f"c = {expected.sys_len:,} hypothesis tokens, r = {expected.ref_len:,} reference tokens"
+    assert any(c.value.startswith(lengths) for c in at.caption)
     table = segment_table(at)
     assert len(table) == len(hyps) and sorted(table["segment"]) == list(range(1, len(hyps) + 1))
     sentence = [sacrebleu.sentence_bleu(hyps[i], [s[i] for s in streams]).score for i in range(0, len(hyps), 97)]
