@@ -225,7 +225,7 @@ def show_segments(analyses: dict[str, Any], data: cached.Systems, settings: Bleu
             "difference": st.column_config.NumberColumn(t("compare.col_difference"), format="%.2f"),
         },
     )
-    _pairwise_segment(data.key, a, b, differ, picked)
+    _pairwise_segment(f"{data.key}:{scored_in.name}", a, b, differ, picked)  # another metric: its own list
     index = int(st.number_input(t("compare.show_segment"), 1, len(frame), key=S.COMPARE_SEGMENT)) - 1
     S.keep(st.session_state, S.COMPARE_SEGMENT)
     refs = tuple(line for line in (stream[index] for stream in data.references) if line is not None)
@@ -241,7 +241,14 @@ def show_segments(analyses: dict[str, Any], data: cached.Systems, settings: Bleu
     for column, name in ((left, a), (right, b)):
         trace = cached.explain_cached(data.outputs[name][index], refs, sentence_settings)
         breakdown = trace.orders[min(order or 1, len(trace.orders)) - 1]
-        column.markdown(t("compare.sentence_bleu", name=views.md_escape(name), score=f"{trace.score_100:.2f}"))
+        bleu = f"{trace.score_100:.2f}"
+        if scored_in.name == "BLEU":
+            column.markdown(t("compare.sentence_bleu", name=views.md_escape(name), score=bleu))
+        else:  # the score the list above shows, then the BLEU the highlighting explains
+            chosen = f"{float(scores[name][index]):.2f}"
+            column.markdown(
+                t("compare.segment_scores", name=views.md_escape(name), metric=scored_in.name, score=chosen, bleu=bleu)
+            )
         column.html(
             views.tokens_html(trace.candidate_tokens, views.candidate_marks(breakdown), t("compare.output_tokens"))
         )

@@ -288,3 +288,10 @@ def test_segments_are_scored_in_the_chosen_metric(choice: str, label: str) -> No
     lower = " (lower is better)" if label == "TER" else ""
     expected = f"Sentence {label}, segment by segment{lower}: {a} is better in {wins}, tied in {ties}"
     assert expected in " ".join(plain(m.value) for m in at.markdown).replace("**", "")
+    # the segment shown: the first row of this metric's list, with its score in this metric and its sentence BLEU
+    shown = int(at.number_input(key="cmp_segment").value) - 1
+    assert shown == differ["segment"].iloc[0] - 1
+    for name in (a, b):
+        bleu = BLEU(effective_order=True).sentence_score(SYSTEMS[name][shown], [s[shown] for s in REFS]).score
+        line = f"{name}: {label} {sentence(name, shown):.2f} (sentence BLEU {bleu:.2f})"
+        assert line in [plain(m.value).replace("**", "") for m in at.markdown]
