@@ -136,7 +136,8 @@ def show_units(trace: ChrfExplanation, step: Step, lang: str) -> None:
 
 def show_choice(trace: ChrfExplanation, lang: str) -> None:
     st.subheader(t("chrf.present.step_choice"))
-    st.html(present.counts_html(chrf_view.choice_frame(trace, lang), [present.Table(0, len(trace.references))]))
+    tables = [present.Table(0, len(trace.references))]
+    st.html(present.counts_html(chrf_view.choice_frame(trace, lang), tables, marked=trace.chosen))  # the one used
     st.markdown(trace.choice_message.render(lang))
 
 
@@ -171,7 +172,7 @@ def show_averages(trace: ChrfExplanation, lang: str) -> None:
     st.subheader(t("chrf.present.step_averages"))
     left, right = st.columns([2, 3])
     frame = averages_frame(trace, lang)
-    left.html(present.counts_html(frame, [present.Table(0, len(frame))]).replace('class="total"', ""))
+    left.html(present.counts_html(frame, [present.Table(0, len(frame))], marked=None))
     if trace.used_orders:
         spec = charts.chart_spec(chrf_view.pr_chart, chrf_view.pr_points(trace), lang, True)
         right.vega_lite_chart(spec=spec, width="stretch", theme=None)

@@ -382,11 +382,12 @@ def show_tokens(trace: Explanation, chunks: Sequence[Chunk]) -> None:
         st.html(views.tokens_html(tokens[chunk.start : chunk.end], None, label, lang))
 
 
-def counts_html(frame: pd.DataFrame, tables: Sequence[Table]) -> str:
+def counts_html(frame: pd.DataFrame, tables: Sequence[Table], marked: int | None = -1) -> str:
     """Tables side by side, every cell HTML-escaped text: an n-gram is shown as it is, whatever it holds
-    (``-``, ``*``, ``#``, ``1.``, ``:smile:``, ``<b>``: st.table would read its cells as Markdown)."""
+    (``-``, ``*``, ``#``, ``1.``, ``:smile:``, ``<b>``: st.table would read its cells as Markdown).  Row ``marked``
+    is drawn bold under a rule: the totals row (the last, by default), the chosen row, or none (``None``)."""
     header = "".join(f"<th>{html.escape(str(column))}</th>" for column in frame.columns)
-    last = len(frame) - 1
+    last = -2 if marked is None else marked % len(frame) if len(frame) else -2
     parts = []
     for table in tables:
         rows = []

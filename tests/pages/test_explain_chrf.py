@@ -266,3 +266,17 @@ def test_chrf_exercise_answered_by_counter(lang: str) -> None:
 def test_every_chrf_mistake_has_a_sentence_in_both_languages() -> None:
     for language in ("en", "zh"):
         assert {f"chrf.exercise.mistake_{code}" for code in (*CHRF_MISTAKES, "unknown")} <= set(catalog(language))
+
+
+def test_presentation_marks_the_reference_the_score_uses() -> None:
+    """The "which reference" step draws the chosen reference's row bold under a rule, not the last row."""
+    candidate, references = "the cat sat on the mat", ["the cat sat on a mat", "a dog ran"]
+    trace = explain_chrf(candidate, references, chrf_options("chrf"))
+    number = next(i for i, s in enumerate(lecture(trace, "en"), 1) if s.kind == "choice")
+    at = page({"metric": "chrf", "present": "1", "candidate": candidate, "reference": references, "step": str(number)})
+    assert not at.exception
+    html = "\n".join(str(h.proto.body) for h in at.get("html"))
+    marked = re.findall(r'<tr class="total"><td class="ngram">(\d+)</td>', html)
+    assert trace.chosen == 0 and marked == ["1"]
+    scores = [CHRF().sentence_score(candidate, [r]).score for r in references]
+    assert marked == [str(scores.index(max(scores)) + 1)]
