@@ -51,14 +51,12 @@ def tag_lines(demo: bool) -> list[str] | None:
     for; None when there are none (or the file could not be read: its error is shown)."""
     ss = st.session_state
     st.caption(t("slices.compare.intro"))
-    left, right = st.columns([3, 1]) if demo else (st.container(), None)
     alive = UPLOADER in ss
-    uploaded = left.file_uploader(t("slices.upload"), key=UPLOADER, help=t("slices.upload_help"))
+    uploaded = st.file_uploader(t("slices.upload"), key=UPLOADER, help=t("slices.upload_help"))
     if S.uploader_emptied(ss, UPLOADER, alive, uploaded is not None):
         _forget_tags()
-    example = False
-    if right is not None:
-        example = right.toggle(t("slices.try_example"), key=EXAMPLE, help=t("slices.try_example_help"))
+    # under the uploader, at full width: in a quarter column beside it the label was cut off at 1280 pixels
+    example = bool(demo and st.toggle(t("slices.try_example"), key=EXAMPLE, help=t("slices.try_example_help")))
     if uploaded is not None:
         try:
             lines = cached.decode_cached(uploaded.getvalue(), uploaded.name)
