@@ -205,7 +205,7 @@ def sidebar() -> tuple[BleuOptions | None, list[float]]:
         st.toggle(
             t("explain.present"), key=S.PRESENT, help=t("explain.present_help"), on_change=present.enter, args=(S.STEP,)
         )
-        exercise.entry_button()
+        exercise.entry_button(chrf_view.metric_name(ss.get(S.METRIC, "bleu"), language()))
         st.header(t("settings.header"))
         st.slider(t("settings.max_n"), 1, S.MAX_ORDER_LIMIT, key=S.MAX_N)
         max_n = ss[S.MAX_N]
@@ -461,7 +461,8 @@ def main() -> None:
         elif references and options is not None:
             present.render(candidate, references, options, S.STEP, S.PRESENT)
         else:  # nothing to present: say why, and offer the way back (the sidebar is hidden)
-            st.error(t("explain.no_reference") if not references else t("settings.all_zero"))
+            shown = chrf_view.metric_name(metric, language())
+            st.error(t("explain.no_reference", metric=shown) if not references else t("settings.all_zero"))
             present.leave_button(S.PRESENT)
     else:
         if metric == "bleu":
@@ -476,7 +477,7 @@ def main() -> None:
             st.warning(t("explain.link_ignored", problem=problem))
         candidate, references = counted(*inputs())
         if not references:
-            st.error(t("explain.no_reference"))
+            st.error(t("explain.no_reference", metric=chrf_view.metric_name(metric, language())))
         elif metric != "bleu":  # chrF's walkthrough (sacreBLEU's defaults: the BLEU settings do not apply)
             chrf_view.render(candidate, references, metric)
         elif options is not None:

@@ -361,10 +361,13 @@ def leave() -> None:
     st.query_params.from_dict(with_language({}))
 
 
-def entry_button(where: Any = st) -> None:
-    """The way into exercise mode, on the Explain page."""
-    where.button(
-        t("exercise.entry.open"), icon=":material/edit_note:", on_click=enter, help=t("exercise.entry.open_help")
+def entry_button(metric: str = "BLEU") -> None:
+    """The way into exercise mode, on the Explain page (``metric``: the name of the metric it exercises)."""
+    st.button(
+        t("exercise.entry.open", metric=metric),
+        icon=":material/edit_note:",
+        on_click=enter,
+        help=t("exercise.entry.open_help"),
     )
 
 

@@ -280,3 +280,14 @@ def test_presentation_marks_the_reference_the_score_uses() -> None:
     assert trace.chosen == 0 and marked == ["1"]
     scores = [CHRF().sentence_score(candidate, [r]).score for r in references]
     assert marked == [str(scores.index(max(scores)) + 1)]
+
+
+@pytest.mark.parametrize(
+    "lang, expected, button",
+    [("en", "to compute chrF++.", "compute chrF++ by hand"), ("zh", "才能计算 chrF++。", "手算 chrF++")],
+)
+def test_no_reference_and_the_exercise_button_name_the_chosen_metric(lang: str, expected: str, button: str) -> None:
+    at = page({"metric": "chrf++", "candidate": "a cat", "reference": "", "lang": lang})
+    assert not at.exception
+    assert any(e.value.endswith(expected) for e in at.error)
+    assert any(b.label.endswith(button) for b in at.button)
