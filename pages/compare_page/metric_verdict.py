@@ -123,7 +123,8 @@ def render_metrics(
         hide_index=True,
         column_config={column: st.column_config.NumberColumn(format=f) for column, f in formats.items()},
     )
-    st.caption(table_caption("metrics_verdict.table_caption", chosen))
+    # (its table has Δ's interval, not each system's mean ± half-width)
+    st.caption(table_caption("metrics_verdict.table_caption", chosen, "verdict.ci_note_delta"))
     columns = st.columns(2)
     for index, shown_verdict in enumerate(verdicts):  # each metric's rank ranges, two a row
         where = columns[index % 2]

@@ -196,8 +196,9 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
         )
 
 
-def table_caption(message: str, chosen: TestSettings) -> str:
-    """The caption under a verdict's table (``message``: its catalog key): the baseline and every test setting."""
+def table_caption(message: str, chosen: TestSettings, interval: str = "verdict.ci_note_bs") -> str:
+    """The caption under a verdict's table (``message``: its catalog key): the baseline and every test setting;
+    ``interval``: the note on the table's intervals under the bootstrap."""
     return t(
         message,
         baseline=views.md_escape(chosen.baseline),
@@ -207,7 +208,7 @@ def table_caption(message: str, chosen: TestSettings) -> str:
         flag=f"--paired-{chosen.test}",
         alpha=chosen.alpha,
         correction=correction_name(chosen.correction),
-        ci_note=t("verdict.ci_note_bs") if chosen.test == "bs" else t("verdict.ci_note_ar"),
+        ci_note=t(interval) if chosen.test == "bs" else t("verdict.ci_note_ar"),
     )
 
 
