@@ -287,3 +287,16 @@ def test_a_difference_significant_only_uncorrected_is_not_called_worse(pairs: li
     assert table.loc[jd, "rank"] == table.loc[base, "rank"] == "1\u20132"
     headline = next(m.value for m in at.markdown if "Against the baseline" in m.value)
     assert "**2** significantly worse" in headline and "0 better, 3 worse" in headline
+
+
+def test_stretched_charts_keep_their_plot_height() -> None:
+    """A chart stretched to its column fits its width only: fitted whole into its height, the legend below and
+    the title squeezed the length-bucket chart's plot to nothing."""
+    at = page()
+    at.segmented_control(key="cmp_details").set_value("precisions").run()
+    assert not at.exception
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    titles = {"BLEU by reference length", "n-gram precisions per system"}  # side by side, stretched to their columns
+    shown = [s for s in specs if s.get("title", {}).get("text") in titles]
+    assert len(shown) == 2 and all(s["height"] == 260 for s in shown)
+    assert all(s["autosize"] == {"type": "fit-x", "contains": "padding"} for s in shown)
