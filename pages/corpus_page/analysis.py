@@ -114,7 +114,14 @@ def show_diagnosis(corpus: cached.Corpus, settings: BleuOptions) -> None:
     """Findings relative to what is typical: other systems when loaded, the decay of p_n, the length."""
     st.subheader(t("diagnosis.header"))
     analysis = cached.corpus_analysis_cached(corpus, settings)
-    with st.expander(t("diagnosis.others_expander", count=len(S.other_systems(st.session_state)))):
+    loaded = S.other_systems(st.session_state)
+    fitting = sum(len(lines) == len(corpus.hypotheses) for lines in loaded.values())
+    label = (
+        t("diagnosis.others_expander", count=len(loaded))
+        if fitting == len(loaded)
+        else t("diagnosis.others_expander_some", used=fitting, count=len(loaded))  # the others are left out
+    )
+    with st.expander(label):
         others = _other_systems(len(corpus.hypotheses))
     found = cached.relative_cached(corpus, settings, cached.Systems(others, corpus.references) if others else None)
     st.caption(t("diagnosis.costliest_first"))

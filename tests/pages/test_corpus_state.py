@@ -319,3 +319,15 @@ def test_words_written_two_ways_speak_chinese() -> None:
     table = next(d.value for d in at.dataframe if "characters" in d.value.columns)
     assert set(table["kind"]) == {"撇号", "破折号、连字符或减号"}
     assert untranslated([notice, *(c.value for c in at.caption)], allowed=["hypothesis", "reference"]) == {}
+
+
+def test_other_systems_of_another_length_are_not_counted_as_in_use() -> None:
+    at = AppTest.from_file(CORPUS, default_timeout=120).run()
+    fitting = ("fits.txt", text_bytes(list(DEMO_SYSTEMS["terse"])), "text/plain")
+    longer = ("longer.txt", text_bytes([*DEMO_SYSTEMS["terse"], "one line too many"]), "text/plain")
+    at.file_uploader(key="co_other_files_0").set_value([fitting, longer]).run()
+    assert not at.exception
+    assert any(e.label == "Other systems on the same test set (1 of 2 loaded fit it)" for e in at.expander)
+    segments = len(DEMO_SYSTEMS["terse"])
+    expected = f"Left out: 1 of the loaded systems, whose number of lines is not this test set's {segments}."
+    assert any(w.value == expected for w in at.warning)
