@@ -41,12 +41,13 @@ def plan_order(trace: ChrfExplanation, index: int, lang: str) -> tuple[tuple[pre
     """An order's table (and its totals row) over as few screens as fit, its rows spread evenly over them."""
     order = trace.orders[index]
     frame = table_frame(order, lang)
-    below = max(
-        present.lines(chrf_view.order_line(order, lang).replace("**", ""), present.TEXT_PX),
-        present.lines(text("chrf.present.continues", lang, shown=9999, rows=9999), present.TEXT_PX),
-    )
+    last = present.lines(chrf_view.order_line(order, lang).replace("**", ""), present.TEXT_PX) * present.LINE
+    if len(order.rows) < order.rows_total:  # the last part also says the table is cut (a long sentence's orders)
+        cut = text("chrf.rows_cut", lang, shown=len(order.rows), rows=order.rows_total)
+        last += present.ELEMENT_GAP + present.lines(cut, present.TEXT_PX) * present.LINE
+    others = present.lines(text("chrf.present.continues", lang, shown=9999, rows=9999), present.TEXT_PX) * present.LINE
     heading = text("chrf.present.step_order_part", lang, label=chrf_view.order_label(order, lang), part=99, parts=99)
-    space = present.room(heading, present.ELEMENT_GAP + below * present.LINE)
+    space = present.room(heading, present.ELEMENT_GAP + max(last, others))
     sizes = present.measure(frame)
     tallest = max(1, int((space - present.ROW) // present.ROW))
     options = [present.table_screens(sizes, space, cap) for cap in range(1, min(tallest, len(frame)) + 1)]

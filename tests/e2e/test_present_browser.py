@@ -200,3 +200,44 @@ def test_chrf_steps_of_a_long_mixed_text_fit(server: str, browser: Any, lang: st
             assert size["minFont"] >= 22, (step, size)
     finally:
         context.close()
+
+
+#: A long news sentence (74 words) and two references: its character tables are cut to the most frequent n-grams,
+#: so each order's last part says so under the table.
+LONG_NEWS = {
+    "candidate": (
+        "The committee said on Tuesday that the new rules, which were announced last spring after months of "
+        "negotiations between the regional governments and the federal ministry, would come into force at the "
+        "beginning of next year, although several business associations have warned that small companies in rural "
+        "areas will need more time and financial support to adapt their accounting systems, train their staff and "
+        "replace equipment that no longer meets the stricter environmental standards."
+    ),
+    "reference": [
+        "On Tuesday the committee stated that the new regulations, announced last spring after months of talks "
+        "between the regional governments and the federal ministry, will take effect at the start of next year, "
+        "even though a number of business associations have warned that small firms in rural regions will need "
+        "more time and financial help to adjust their accounting systems, train employees and replace equipment "
+        "that no longer complies with the tougher environmental standards.",
+        "The committee announced on Tuesday that the rules agreed last spring would apply from next year.",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_last_part_of_every_chrf_order_fits_under_its_cut_note(server: str, browser: Any, lang: str) -> None:
+    trace = explain_chrf(LONG_NEWS["candidate"], LONG_NEWS["reference"], chrf_options("chrf"))
+    assert any(len(o.rows) < o.rows_total for o in trace.orders)  # the case: tables cut, the note shown
+    lecture = chrf_lecture(trace, lang)
+    last_parts = [i for i, s in enumerate(lecture, 1) if s.kind == "order" and s.part == s.parts]
+    query = urlencode({**LONG_NEWS, "metric": "chrf", "present": "1", "lang": lang}, doseq=True)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for step in last_parts:
+            open_step(page, server, f"{query}&step={step}")
+            size = page.evaluate(MEASURE)
+            if size["scrollHeight"] > 720:
+                page.screenshot(path=str(SCREENSHOTS / f"present-chrf-news-{lang}-{step:02d}.png"))
+            assert size["scrollHeight"] <= 720 and size["scrollWidth"] <= 1280, (step, size)
+    finally:
+        context.close()
