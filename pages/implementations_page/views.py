@@ -253,12 +253,13 @@ def precision_frame(traces: Sequence[ImplementationTrace], language: str = DEFAU
 def precision_chart(traces: Sequence[ImplementationTrace], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
     """Grouped bars of log10 p_n per order, one colour per tool (floor at 1e-12 for 0 and 2.2e-308)."""
     frame = precision_frame(traces, language).dropna(subset=["log10_p"])
+    # the floor (a p_n of 0) on the axis only when a tool has one; else the axis fits the precisions
+    floored = bool((frame["log10_p"] <= _LOG10_FLOOR).any()) or frame.empty
+    low = _LOG10_FLOOR if floored else min(-1.0, math.floor(float(frame["log10_p"].min())))
     base = alt.Chart(frame).encode(
         x=alt.X("order:N", title=text("implementations.axis_order", language), sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("implementation:N", sort=None),
-        y=alt.Y(
-            "log10_p:Q", title=text("implementations.axis_log_p", language), scale=alt.Scale(domain=[_LOG10_FLOOR, 0])
-        ),
+        y=alt.Y("log10_p:Q", title=text("implementations.axis_log_p", language), scale=alt.Scale(domain=[low, 0])),
         color=alt.Color("implementation:N", sort=None, legend=alt.Legend(orient="top", title=None)),
         tooltip=[
             alt.Tooltip("implementation:N", title=text("implementations.col_implementation", language)),
@@ -269,7 +270,9 @@ def precision_chart(traces: Sequence[ImplementationTrace], language: str = DEFAU
         ],
     )
     bars = base.mark_bar()
-    labels = base.mark_text(dy=-6, fontSize=10).encode(text="p_label:N")
+    # each p_n above its bar's top (the zero line), in grey: at the end of a bar going down, in the bar's colour,
+    # a label was drawn over its own bar and could not be read
+    labels = base.mark_text(dy=-6, fontSize=10).encode(y=alt.datum(0), text="p_label:N", color=alt.value("#444444"))
     return (bars + labels).properties(height=280, title=chart_title(text("implementations.chart_precisions", language)))
 
 

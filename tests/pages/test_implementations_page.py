@@ -202,3 +202,30 @@ def test_a_sentence_only_tool_names_its_mean_instead_of_a_bare_n_a() -> None:
         assert math.isnan(native)
         scores = [trace_implementation(impl.key, h, [s[i] for s in streams]).score for i, h in enumerate(hyps)]
         assert cell == f"sentences only; the mean of its sentence scores: {math.fsum(scores) / len(scores):.4g}"
+
+
+def test_precision_chart_axis_fits_the_precisions_and_labels_stand_apart() -> None:
+    from bleu_core.tools import trace_implementations
+    from pages.implementations_page.views import precision_chart
+
+    def spec_of(candidate: str, references: list[str]) -> dict:
+        traces = trace_implementations(candidate, references)[:2]  # sacreBLEU and NLTK
+        return precision_chart(traces).to_dict()
+
+    def parts(spec: dict) -> tuple[list[float], dict]:
+        bars, labels = spec["layer"]
+        return bars["encoding"]["y"]["scale"]["domain"], labels["encoding"]
+
+    # every order matched: the axis ends at the first whole power of ten below the smallest p_n
+    domain, labels = parts(spec_of("the cat sat on the mat today", ["the cat sat on the mat"]))
+    precisions = [
+        p
+        for trace in trace_implementations("the cat sat on the mat today", ["the cat sat on the mat"])[:2]
+        for p in (o.precision for o in trace.orders)
+    ]
+    assert domain == [min(-1.0, math.floor(min(math.log10(p) for p in precisions))), 0]
+    # the labels in one grey at the zero line, not each in its own bar's colour over the bar
+    assert labels["color"] == {"value": "#444444"} and labels["y"] == {"datum": 0}
+    # a p_n of 0 (NLTK's 2.2e-308 without smoothing): the floor is on the axis
+    domain, _ = parts(spec_of("a b c x", ["a b c d"]))
+    assert domain[0] == -12
