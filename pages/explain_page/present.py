@@ -509,8 +509,10 @@ def navigation(step_key: str, present_key: str, total: int) -> None:
     back = {"on_click": _move, "args": (step_key, -1, total), "disabled": first}
     forward = {"on_click": _move, "args": (step_key, 1, total), "disabled": last}
     cols = st.columns([1.5, 1.5, 3.8, 2])
-    cols[0].button(t("present.previous"), shortcut="Left", help=t("present.more.previous_help"), **back)
-    cols[1].button(t("present.next"), shortcut="Right", help=t("present.more.next_help"), **forward)
+    # (no tooltips: after a click the pointer rests on the button, and its tooltip covered the projected slide;
+    # the keys are in the presentation switch's help)
+    cols[0].button(t("present.previous"), shortcut="Left", **back)
+    cols[1].button(t("present.next"), shortcut="Right", **forward)
     cols[2].slider(t("present.step"), 1, total, key=step_key, label_visibility="collapsed")
     leave_button(present_key, cols[3])
     cols[3].button(t("present.previous"), key=PAGE_UP, shortcut="PageUp", **back)
