@@ -29,8 +29,6 @@ from pages.shared import cached, charts, controls, views
 from pages.shared.i18n import language, t
 
 METRIC = "cmp_metric"
-#: Rows the metrics table shows without scrolling, and the pixels of a row and of its header (Streamlit's).
-TABLE_ROWS, ROW_PIXELS, HEADER_PIXELS = 30, 35, 38
 COLUMN_SCORE = metric_views.COLUMNS["score"]
 
 
@@ -124,8 +122,8 @@ def render_metrics(
         shown_frame,
         hide_index=True,
         column_config={column: st.column_config.NumberColumn(format=f) for column, f in formats.items()},
-        # every row at once up to 30 (ten systems in three metrics), not ten rows in a scrolling box
-        height=min(len(shown_frame), TABLE_ROWS) * ROW_PIXELS + HEADER_PIXELS,
+        # every row at once (systems x metrics, bounded by the limits), not ten rows in a scrolling box
+        height="content",
     )
     # (its table has Δ's interval, not each system's mean ± half-width)
     st.caption(table_caption("metrics_verdict.table_caption", chosen, "verdict.ci_note_delta"))

@@ -387,7 +387,7 @@ def counts_html(frame: pd.DataFrame, tables: Sequence[Table], marked: int | None
     (``-``, ``*``, ``#``, ``1.``, ``:smile:``, ``<b>``: st.table would read its cells as Markdown).  Row ``marked``
     is drawn bold under a rule: the totals row (the last, by default), the chosen row, or none (``None``)."""
     header = "".join(f"<th>{html.escape(str(column))}</th>" for column in frame.columns)
-    last = -2 if marked is None else marked % len(frame) if len(frame) else -2
+    bold = None if marked is None or frame.empty else marked % len(frame)
     parts = []
     for table in tables:
         rows = []
@@ -396,7 +396,7 @@ def counts_html(frame: pd.DataFrame, tables: Sequence[Table], marked: int | None
             tds = f'<td class="ngram">{html.escape(cells[0])}</td>' + "".join(
                 f"<td>{html.escape(cell)}</td>" for cell in cells[1:]
             )
-            rows.append(f'<tr class="total">{tds}</tr>' if index == last else f"<tr>{tds}</tr>")
+            rows.append(f'<tr class="total">{tds}</tr>' if index == bold else f"<tr>{tds}</tr>")
         parts.append(f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     return f'<div class="counts">{"".join(parts)}</div>'
 
