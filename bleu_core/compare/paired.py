@@ -16,15 +16,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Unpack
 
 import numpy as np
 
 from bleu_core.compare.metrics import REAL, RESAMPLE, TRIAL, FloatArray, IntArray, Metric
 from bleu_core.compare.ranking import Comparison, assemble
 from bleu_core.compare.resampling import SCORE_ROWS, chunked_sums
-from bleu_core.compare.significance import DEFAULT_SEED, check_test, check_whole
+from bleu_core.compare.significance import (
+    DEFAULT_SEED,
+    PairedSettings,
+    all_pairs,
+    check_baseline,
+    check_systems,
+    check_test,
+    check_whole,
+    paired_request,
+)
 from bleu_core.limits import LIMITS, Limits, check_resamples
-from bleu_core.stats.progress import Progress, ProgressReporter
+from bleu_core.stats.progress import ProgressReporter
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,27 +51,17 @@ class MetricDraws:
 
 def check_tables(tables: Mapping[str, IntArray], metric: Metric) -> tuple[list[str], list[IntArray]]:
     """System names and their statistics tables (same segments, the metric's width, integers)."""
-    if not isinstance(tables, Mapping) or len(tables) < 2:
-        raise ValueError("a paired test needs a mapping of at least 2 system names to statistics tables")
-    names: list[str] = []
-    arrays: list[IntArray] = []
-    for name, table in tables.items():
+
+    def checked(name: str, table: object) -> IntArray:
         array = np.asarray(table)
         if array.ndim != 2 or array.shape[1] != metric.width or not np.issubdtype(array.dtype, np.integer):
             raise ValueError(
                 f"statistics of system {name!r} must be an integer table with {metric.width} columns for "
                 f"{metric.name}; got shape {array.shape} of {array.dtype}"
             )
-        if arrays and len(array) != len(arrays[0]):
-            raise ValueError(
-                f"system {name!r} has {len(array)} segments but {names[0]!r} has {len(arrays[0])}; "
-                "every system must translate the same segments"
-            )
-        names.append(str(name))
-        arrays.append(array.astype(np.int64))
-    if len(arrays[0]) == 0:
-        raise ValueError("the systems have no segments; significance needs at least one")
-    return names, arrays
+        return array.astype(np.int64)
+
+    return check_systems(tables, "statistics tables", checked)
 
 
 def draw_metric(
@@ -139,15 +139,7 @@ def paired_results(
 
 
 def compare_metric(
-    tables: Mapping[str, IntArray],
-    metric: Metric,
-    *,
-    baseline: str | None = None,
-    test: str = "bs",
-    n_samples: int | None = None,
-    seed: int = DEFAULT_SEED,
-    progress: Progress | None = None,
-    limits: Limits = LIMITS,
+    tables: Mapping[str, IntArray], metric: Metric, *, limits: Limits = LIMITS, **settings: Unpack[PairedSettings]
 ) -> Comparison:
     """Scores, differences to the baseline (default: the best system; TER's lowest) and all pairwise p-values of one
     metric.
@@ -156,31 +148,16 @@ def compare_metric(
     baseline a equal to ``sacrebleu -m {metric} --paired-{test}`` with a first; a request past ``limits`` raises
     :class:`bleu_core.limits.LimitExceeded` before anything is drawn.
     """
-    test, samples = check_test(test, n_samples)
-    seed = check_whole("seed", seed, 0)
+    request = paired_request("compare_metric", settings)
+    test, report = request.test, request.report
     names, arrays = check_tables(tables, metric)
-    check_resamples(samples, len(names), len(arrays[0]), test=test, limits=limits, columns=metric.width)
-    report = ProgressReporter(progress)
+    check_resamples(request.samples, len(names), len(arrays[0]), test=test, limits=limits, columns=metric.width)
+    check_baseline(request.baseline, names)
     report(0.0)
-    draws = draw_metric(arrays, metric, test, samples, seed, report)
-    p_values: dict[tuple[str, str], float] = {}
-    pairs = list(combinations(range(len(names)), 2))
-    for done, (a, b) in enumerate(pairs, start=1):
-        p_values[names[a], names[b]] = p_values[names[b], names[a]] = metric_p_value(draws, a, b, metric)
-        report(0.8 + 0.2 * done / len(pairs))
+    draws = draw_metric(arrays, metric, test, request.samples, request.seed, report)
+    p_values = all_pairs(names, lambda a, b: metric_p_value(draws, a, b, metric), report)
     intervals = tuple(interval(draws, i) for i in range(len(names)))
-    return assemble(
-        names,
-        draws.observed,
-        draws.resampled,
-        baseline,
-        test,
-        samples,
-        seed,
-        intervals,
-        p_values,
-        metric.higher_is_better,
-    )
+    return assemble(names, draws.observed, draws.resampled, request, intervals, p_values, metric.higher_is_better)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,14 +26,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Unpack
 
 import numpy as np
 
 from bleu_core.compare.resampling import FloatArray, draw, estimate_ci, paired_p_value
-from bleu_core.compare.significance import DEFAULT_SEED, check_options, check_stats, check_test, check_whole
+from bleu_core.compare.significance import (
+    PairedRequest,
+    PairedSettings,
+    all_pairs,
+    check_baseline,
+    check_options,
+    check_stats,
+    paired_request,
+)
 from bleu_core.limits import LIMITS, Limits, check_resamples
 from bleu_core.options import BleuOptions
-from bleu_core.stats.progress import Progress, ProgressReporter
 from bleu_core.stats.segment_stats import SegmentStats
 
 #: Multiple-comparison corrections: Holm's step-down (default), Bonferroni, or none.
@@ -116,22 +124,17 @@ def assemble(
     names: Sequence[str],
     observed: FloatArray,
     resampled: Sequence[FloatArray],
-    baseline: str | None,
-    test: str,
-    n_samples: int,
-    seed: int,
+    request: PairedRequest,
     intervals: tuple[tuple[float, float] | None, ...],
     p_values: Mapping[tuple[str, str], float],
     higher_is_better: bool = True,
 ) -> Comparison:
     """A :class:`Comparison` from one metric's real scores, resampled scores (bootstrap) and pairwise p-values;
     the baseline defaults to the best-scoring system (the lowest score of an error rate)."""
-    if baseline is None:
+    test = request.test
+    base = check_baseline(request.baseline, names)
+    if base is None:
         base = int(np.argmax(observed) if higher_is_better else np.argmin(observed))
-    elif baseline in names:
-        base = list(names).index(baseline)
-    else:
-        raise ValueError(f"unknown baseline {baseline!r}; choose one of the systems: {', '.join(map(repr, names))}")
     differences = []
     for i, name in enumerate(names):
         if i == base:
@@ -146,8 +149,8 @@ def assemble(
         scores,
         names[base],
         test,
-        n_samples,
-        seed,
+        request.samples,
+        request.seed,
         intervals,
         tuple(differences),
         dict(p_values),
@@ -159,12 +162,8 @@ def compare_from_stats(
     stats_by_system: Mapping[str, SegmentStats],
     options: BleuOptions,
     *,
-    baseline: str | None = None,
-    test: str = "bs",
-    n_samples: int | None = None,
-    seed: int = DEFAULT_SEED,
-    progress: Progress | None = None,
     limits: Limits = LIMITS,
+    **settings: Unpack[PairedSettings],
 ) -> Comparison:
     """Scores, differences to the baseline (default: the best-scoring system) and all pairwise p-values.
 
@@ -175,23 +174,17 @@ def compare_from_stats(
     :func:`bleu_core.compare.paired.compare_metric`.
     """
     options = check_options(options)
-    test, samples = check_test(test, n_samples)
-    seed = check_whole("seed", seed, 0)
+    request = paired_request("compare_from_stats", settings)
+    test, report = request.test, request.report
     names, stats = check_stats(stats_by_system, options)
-    check_resamples(samples, len(names), len(stats[0]), options.max_order, test, limits)
-    if baseline is not None and baseline not in names:
-        raise ValueError(f"unknown baseline {baseline!r}; choose one of the systems: {', '.join(map(repr, names))}")
-    report = ProgressReporter(progress)
+    check_resamples(request.samples, len(names), len(stats[0]), options.max_order, test, limits)
+    check_baseline(request.baseline, names)
     report(0.0)
-    draws = draw(stats, options, test, samples, seed, report)
-    p_values: dict[tuple[str, str], float] = {}
-    pairs = list(combinations(range(len(names)), 2))
-    for done, (a, b) in enumerate(pairs, start=1):
-        p_values[names[a], names[b]] = p_values[names[b], names[a]] = paired_p_value(draws, a, b, options)
-        report(0.8 + 0.2 * done / len(pairs))
+    draws = draw(stats, options, test, request.samples, request.seed, report)
+    p_values = all_pairs(names, lambda a, b: paired_p_value(draws, a, b, options), report)
     resampled = list(draws.resampled)
     intervals = tuple(estimate_ci(resampled[i]) if test == "bs" else None for i in range(len(names)))
-    return assemble(names, draws.observed, resampled, baseline, test, samples, seed, intervals, p_values)
+    return assemble(names, draws.observed, resampled, request, intervals, p_values)
 
 
 def adjusted_p_values(raw: Sequence[float], correction: str = "holm") -> list[float]:

@@ -14,12 +14,11 @@ systems of a paired test (random p-values); we seed with 0.
 
 from __future__ import annotations
 
-import math
 import numbers
-from collections.abc import Mapping, Sequence, Sized
+from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Unpack
+from typing import TypedDict, TypeVar, Unpack, cast
 
 from bleu_core.api import check_corpus
 from bleu_core.compare.resampling import bootstrap_scores, draw, estimate_ci, paired_p_value
@@ -35,6 +34,8 @@ TESTS: tuple[str, ...] = ("bs", "ar")
 DEFAULT_SAMPLES: dict[str, int] = {"bs": 1000, "ar": 10000}
 #: sacreBLEU's default seed (its ``SACREBLEU_SEED`` environment variable; we take an argument).
 DEFAULT_SEED = 12345
+
+SystemT = TypeVar("SystemT", bound=Sized)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +79,34 @@ def check_options(options: object) -> BleuOptions:
     return options
 
 
-def check_stats(stats_by_system: object, options: BleuOptions) -> tuple[list[str], list[SegmentStats]]:
-    if not isinstance(stats_by_system, Mapping):
-        raise TypeError(f"stats_by_system must map system names to SegmentStats; got {type(stats_by_system).__name__}")
-    if len(stats_by_system) < 2:
-        raise ValueError(f"a paired test needs at least 2 systems; got {len(stats_by_system)}")
+def check_systems(
+    by_system: object, noun: str, checked: Callable[[str, object], SystemT]
+) -> tuple[list[str], list[SystemT]]:
+    """System names and each system's ``checked`` value (statistics of the same segments, at least one), at least two
+    systems; ``noun`` names the values in the message when ``by_system`` is not a mapping."""
+    if not isinstance(by_system, Mapping):
+        raise TypeError(f"{noun} must map system names to {noun}; got {type(by_system).__name__}")
+    if len(by_system) < 2:
+        raise ValueError(f"a paired test needs at least 2 systems; got {len(by_system)}")
     names: list[str] = []
-    stats: list[SegmentStats] = []
-    for name, value in stats_by_system.items():
+    values: list[SystemT] = []
+    for name, value in by_system.items():
         if not isinstance(name, str):
             raise TypeError(f"system names must be str; got {name!r}")
+        values.append(checked(name, value))
+        if len(values[-1]) != len(values[0]):
+            raise ValueError(
+                f"system {name!r} has {len(values[-1])} segments but {names[0]!r} has {len(values[0])}; "
+                "every system must translate the same segments"
+            )
+        names.append(name)
+    if len(values[0]) == 0:
+        raise ValueError("the systems have no segments; significance needs at least one")
+    return names, values
+
+
+def check_stats(stats_by_system: object, options: BleuOptions) -> tuple[list[str], list[SegmentStats]]:
+    def checked(name: str, value: object) -> SegmentStats:
         if not isinstance(value, SegmentStats):
             raise TypeError(f"statistics of system {name!r} must be SegmentStats; got {type(value).__name__}")
         if value.max_order < options.max_order:
@@ -95,24 +114,64 @@ def check_stats(stats_by_system: object, options: BleuOptions) -> tuple[list[str
                 f"statistics of system {name!r} have {value.max_order} n-gram orders but options.max_order is "
                 f"{options.max_order}; recompute them with that max_order"
             )
-        if stats and len(value) != len(stats[0]):
-            raise ValueError(
-                f"system {name!r} has {len(value)} segments but {names[0]!r} has {len(stats[0])}; "
-                "every system must translate the same segments"
-            )
-        names.append(name)
-        stats.append(value)
-    if len(stats[0]) == 0:
-        raise ValueError("the systems have no segments; significance needs at least one")
-    return names, stats
+        return value
+
+    return check_systems(stats_by_system, "SegmentStats", checked)
 
 
-def _check_baseline(baseline: object, names: list[str]) -> int:
+def all_pairs(
+    names: Sequence[str], p_value: Callable[[int, int], float], report: ProgressReporter
+) -> dict[tuple[str, str], float]:
+    """The p-value of every pair of systems, keyed both ways, reporting progress from 0.8 to 1."""
+    p_values: dict[tuple[str, str], float] = {}
+    pairs = list(combinations(range(len(names)), 2))
+    for done, (a, b) in enumerate(pairs, start=1):
+        p_values[names[a], names[b]] = p_values[names[b], names[a]] = p_value(a, b)
+        report(0.8 + 0.2 * done / len(pairs))
+    return p_values
+
+
+def check_baseline(baseline: object, names: Sequence[str]) -> int | None:
+    """The baseline's position among the systems (None for no baseline)."""
     if baseline is None:
-        return 0
+        return None
     if baseline not in names:
         raise ValueError(f"unknown baseline {baseline!r}; choose one of the systems: {', '.join(map(repr, names))}")
-    return names.index(str(baseline))
+    return list(names).index(str(baseline))
+
+
+class PairedSettings(TypedDict, total=False):
+    """The keyword arguments every paired test on statistics takes: the ``baseline`` system (None: the function's
+    default), the ``test`` ("bs" or "ar"), ``n_samples`` (None: 1000 resamples or 10000 trials), the ``seed`` and a
+    ``progress`` callback."""
+
+    baseline: str | None
+    test: str
+    n_samples: int | None
+    seed: int
+    progress: Progress | None
+
+
+@dataclass(frozen=True, slots=True)
+class PairedRequest:
+    """:class:`PairedSettings` checked once, with their defaults filled in."""
+
+    baseline: object  # checked against the systems' names by the function that knows them
+    test: str
+    samples: int
+    seed: int
+    report: ProgressReporter
+
+
+def paired_request(caller: str, settings: Mapping[str, object]) -> PairedRequest:
+    """Check a paired test's keyword arguments (unknown ones raise ``TypeError`` as Python does for a signature)."""
+    for name in settings:
+        if name not in PairedSettings.__annotations__:
+            raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
+    test, samples = check_test(settings.get("test", "bs"), settings.get("n_samples"))
+    seed = check_whole("seed", settings.get("seed", DEFAULT_SEED), 0)
+    progress = cast("Progress | None", settings.get("progress"))
+    return PairedRequest(settings.get("baseline"), test, samples, seed, ProgressReporter(progress))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,14 +179,7 @@ def _check_baseline(baseline: object, names: list[str]) -> int:
 
 
 def paired_test_from_stats(
-    stats_by_system: Mapping[str, SegmentStats],
-    options: BleuOptions,
-    *,
-    baseline: str | None = None,
-    test: str = "bs",
-    n_samples: int | None = None,
-    seed: int = DEFAULT_SEED,
-    progress: Progress | None = None,
+    stats_by_system: Mapping[str, SegmentStats], options: BleuOptions, **settings: Unpack[PairedSettings]
 ) -> dict[str, PairedResult]:
     """Compare every system with the baseline (default: the first) on precomputed segment statistics.
 
@@ -136,13 +188,12 @@ def paired_test_from_stats(
     Results are keyed by system name, baseline first.
     """
     options = check_options(options)
-    test, samples = check_test(test, n_samples)
-    seed = check_whole("seed", seed, 0)
+    request = paired_request("paired_test_from_stats", settings)
+    test, report = request.test, request.report
     names, stats = check_stats(stats_by_system, options)
-    base = _check_baseline(baseline, names)
-    report = ProgressReporter(progress)
+    base = check_baseline(request.baseline, names) or 0
     report(0.0)
-    draws = draw(stats, options, test, samples, seed, report)
+    draws = draw(stats, options, test, request.samples, request.seed, report)
     scores = [float(score_statistics(s.summed(), options).score[0]) for s in stats]
 
     def interval(system: int) -> tuple[float | None, float | None]:
@@ -181,16 +232,7 @@ def pairwise_p_values(
     report = ProgressReporter(progress)
     report(0.0)
     draws = draw(stats, options, test, samples, seed, report)
-    pairs = list(combinations(range(len(names)), 2))
-    every = max(1, math.ceil(len(pairs) / 10))
-    p_values: dict[tuple[str, str], float] = {}
-    for done, (a, b) in enumerate(pairs, start=1):
-        p_value = paired_p_value(draws, a, b, options)
-        p_values[names[a], names[b]] = p_value
-        p_values[names[b], names[a]] = p_value
-        if done % every == 0 or done == len(pairs):
-            report(0.8 + 0.2 * done / len(pairs))
-    return p_values
+    return all_pairs(names, lambda a, b: paired_p_value(draws, a, b, options), report)
 
 
 def bootstrap_ci_from_stats(
@@ -272,7 +314,7 @@ def paired_test(
     check_whole("seed", seed, 0)
     report = ProgressReporter(progress)
     if isinstance(systems, Mapping) and baseline is not None:
-        _check_baseline(baseline, [str(name) for name in systems])
+        check_baseline(baseline, [str(name) for name in systems])
     stats = _system_statistics(systems, references, options, report.part(0.0, 0.7))
     return paired_test_from_stats(
         stats,

@@ -22,7 +22,13 @@ from dask.base import compute as dask_compute
 from dask.delayed import delayed
 
 from bleu_core.api import BleuResult, check_corpus
-from bleu_core.compare.significance import DEFAULT_SEED, PairedResult, bootstrap_ci_from_stats, paired_test_from_stats
+from bleu_core.compare.significance import (
+    DEFAULT_SEED,
+    PairedResult,
+    PairedSettings,
+    bootstrap_ci_from_stats,
+    paired_test_from_stats,
+)
 from bleu_core.options import BleuOptions, OptionSettings, options_from
 from bleu_core.scale.records import StatisticsRecord, column_names, write_parquet
 from bleu_core.stats.counting import stream_statistics
@@ -238,18 +244,10 @@ def _gathered(statistics: Mapping[str, Any], options: BleuOptions) -> dict[str, 
 
 
 def paired_test(
-    statistics: Mapping[str, Any],
-    options: BleuOptions,
-    *,
-    baseline: str | None = None,
-    test: str = "bs",
-    n_samples: int | None = None,
-    seed: int = DEFAULT_SEED,
+    statistics: Mapping[str, Any], options: BleuOptions, **settings: Unpack[PairedSettings]
 ) -> dict[str, PairedResult]:
     """:func:`bleu_core.paired_test_from_stats` on per-segment statistics held in Dask (one frame per system)."""
-    return paired_test_from_stats(
-        _gathered(statistics, options), options, baseline=baseline, test=test, n_samples=n_samples, seed=seed
-    )
+    return paired_test_from_stats(_gathered(statistics, options), options, **settings)
 
 
 def bootstrap_ci(
