@@ -17,7 +17,7 @@ from pages.corpus_page import slices as corpus_slices
 from pages.corpus_page import views as corpus_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
-from pages.shared.i18n import language, t
+from pages.shared.i18n import language, number_columns, t
 from pages.shared.streamlit_private import ensure_app_navigation
 
 LEVELS = {"error": st.error, "warning": st.warning, "info": st.info}
@@ -84,8 +84,7 @@ def show_score(analysis: CorpusAnalysis, chrf: float | None, ter: float | None) 
         hide_index=True,
         column_config={
             "term": st.column_config.TextColumn(t("corpus.col_term")),
-            "weight": st.column_config.NumberColumn(t("corpus.col_weight"), format="%.4f"),
-            "value": st.column_config.NumberColumn(t("corpus.col_value"), format="%.4f"),
+            **number_columns({"weight": "corpus.col_weight", "value": "corpus.col_value"}, "%.4f"),
             "BLEU if perfect": st.column_config.NumberColumn(
                 t("corpus.col_bleu_if_perfect"), format="%.2f", help=t("corpus.col_bleu_if_perfect_help")
             ),
@@ -105,10 +104,14 @@ def show_score(analysis: CorpusAnalysis, chrf: float | None, ter: float | None) 
                 },
                 hide_index=True,
                 column_config={
-                    "segment": st.column_config.NumberColumn(t("corpus.col_segment"), format="%d"),
-                    "hyp len": st.column_config.NumberColumn(t("corpus.col_hyp_len"), format="%d"),
-                    "ref len": st.column_config.NumberColumn(t("corpus.col_ref_len"), format="%d"),
-                    "missing tokens": st.column_config.NumberColumn(t("corpus.col_missing"), format="%d"),
+                    **number_columns(
+                        {
+                            "segment": "corpus.col_segment",
+                            "hyp len": "corpus.col_hyp_len",
+                            "ref len": "corpus.col_ref_len",
+                            "missing tokens": "corpus.col_missing",
+                        }
+                    ),
                     "BP if fixed": st.column_config.TextColumn(t("corpus.col_bp_if_fixed")),
                 },
             )
@@ -125,8 +128,13 @@ def show_lengths(analysis: CorpusAnalysis, frame: object) -> None:
         column_config={
             "reference length": st.column_config.TextColumn(t("corpus.words_axis_length")),
             "segments": st.column_config.NumberColumn(t("corpus.col_segments"), format="%d"),
-            "mean sentence BLEU": st.column_config.NumberColumn(t("corpus.col_mean_sentence_bleu"), format="%.2f"),
-            "corpus BLEU of bucket": st.column_config.NumberColumn(t("corpus.col_bucket_bleu"), format="%.2f"),
+            **number_columns(
+                {
+                    "mean sentence BLEU": "corpus.col_mean_sentence_bleu",
+                    "corpus BLEU of bucket": "corpus.col_bucket_bleu",
+                },
+                "%.2f",
+            ),
             "c/r": st.column_config.TextColumn("c/r"),
         },
     )

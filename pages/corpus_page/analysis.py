@@ -28,7 +28,7 @@ from pages.corpus_page.inputs import choices
 from pages.corpus_page.views import MISSING
 from pages.shared import cached, charts, views
 from pages.shared import state as S
-from pages.shared.i18n import error_text, t
+from pages.shared.i18n import error_text, number_columns, t
 
 #: Above this many segments the n-gram and word views count only when asked.
 LAZY_SEGMENTS = 20_000
@@ -199,10 +199,14 @@ def _produced_table(where: Any, frame: Any, key: str) -> None:
             "count": st.column_config.NumberColumn(
                 t("corpus.col_missed" if key == "co_under" else "corpus.col_over"), format="%d"
             ),
-            "reference": st.column_config.NumberColumn(t("corpus.col_ref_count"), format="%d"),
-            "hypothesis": st.column_config.NumberColumn(t("corpus.col_hyp_count"), format="%d"),
-            "matched": st.column_config.NumberColumn(t("corpus.col_matched"), format="%d"),
-            "segments": st.column_config.NumberColumn(t("corpus.col_segments"), format="%d"),
+            **number_columns(
+                {
+                    "reference": "corpus.col_ref_count",
+                    "hypothesis": "corpus.col_hyp_count",
+                    "matched": "corpus.col_matched",
+                    "segments": "corpus.col_segments",
+                }
+            ),
             "salience": st.column_config.NumberColumn(
                 t("corpus.col_salience"), format="%.4f", help=t("corpus.col_salience_help")
             ),
@@ -260,10 +264,14 @@ def show_ngrams(corpus: cached.Corpus, settings: BleuOptions) -> None:
         corpus_analysis_views.occurrence_frame(counts.corpus, occurrences, len(gram)),
         hide_index=True,
         column_config={
-            "segment": st.column_config.NumberColumn(t("corpus.col_segment"), format="%d"),
-            "hypothesis count": st.column_config.NumberColumn(t("corpus.col_hyp_count"), format="%d"),
-            "reference count": st.column_config.NumberColumn(t("corpus.col_ref_count_max"), format="%d"),
-            "matched": st.column_config.NumberColumn(t("corpus.col_matched"), format="%d"),
+            **number_columns(
+                {
+                    "segment": "corpus.col_segment",
+                    "hypothesis count": "corpus.col_hyp_count",
+                    "reference count": "corpus.col_ref_count_max",
+                    "matched": "corpus.col_matched",
+                }
+            ),
             "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="medium"),
             **{
                 f"reference {k}": st.column_config.TextColumn(t("corpus.col_reference", k=k), width="medium")
@@ -332,9 +340,13 @@ def show_words(corpus: cached.Corpus, analysis: CorpusAnalysis, settings: BleuOp
             "count": st.column_config.NumberColumn(
                 t("corpus.col_distinct_words" if kind == "frequency" else "corpus.col_segments"), format="%d"
             ),
-            "hypothesis words": st.column_config.NumberColumn(t("corpus.col_hyp_words"), format="%d"),
-            "reference words": st.column_config.NumberColumn(t("corpus.col_ref_words"), format="%d"),
-            "matched": st.column_config.NumberColumn(t("corpus.col_matched"), format="%d"),
+            **number_columns(
+                {
+                    "hypothesis words": "corpus.col_hyp_words",
+                    "reference words": "corpus.col_ref_words",
+                    "matched": "corpus.col_matched",
+                }
+            ),
             "precision": st.column_config.TextColumn(t("corpus.col_precision")),
             "recall": st.column_config.TextColumn(t("corpus.col_recall")),
             "F-measure": st.column_config.TextColumn(t("corpus.col_f")),

@@ -18,7 +18,7 @@ from pages.corpus_page import views as corpus_views
 from pages.corpus_page.inputs import choices
 from pages.shared import cached, views, walkthrough
 from pages.shared import state as S
-from pages.shared.i18n import t
+from pages.shared.i18n import number_columns, t
 
 #: Rows listed in the segment table (the downloads hold every segment).
 TABLE_ROWS = 5_000
@@ -46,8 +46,7 @@ def _column_config(frame: pd.DataFrame) -> dict[str, object]:
         ),
         "source": st.column_config.TextColumn(t("corpus.col_source"), width="medium"),
         "hypothesis": st.column_config.TextColumn(t("corpus.col_hypothesis"), width="medium"),
-        "hyp len": st.column_config.NumberColumn(t("corpus.col_hyp_len"), format="%d"),
-        "ref len": st.column_config.NumberColumn(t("corpus.col_ref_len"), format="%d"),
+        **number_columns({"hyp len": "corpus.col_hyp_len", "ref len": "corpus.col_ref_len"}),
         "c/r": st.column_config.TextColumn("c/r", help=t("corpus.col_ratio_help")),
         "leave-one-out Δ": st.column_config.NumberColumn(
             t("corpus.col_loo"), format="%+.3f", help=t("corpus.col_loo_help")

@@ -27,6 +27,11 @@ def t(key: str, /, **params: Any) -> str:
     return text(key, language(), **params)
 
 
+def number_columns(labels: Mapping[str, str], number_format: str = "%d") -> dict[str, Any]:
+    """Column settings of number columns printed in ``number_format``: each column's name to its label's message key."""
+    return {name: st.column_config.NumberColumn(t(key), format=number_format) for name, key in labels.items()}
+
+
 def _on_switch() -> None:
     chosen = st.session_state[SWITCH]
     if chosen is not None and language_or_default(chosen) != st.session_state.get(LANGUAGE):
