@@ -49,13 +49,6 @@ KEEP = (
 )
 
 
-def keep_values() -> None:
-    ss = st.session_state
-    for key in KEEP:
-        if key in ss:
-            ss[key] = ss[key]
-
-
 def load_values(values: dict[str, Any]) -> None:
     """Put a complete page state (:func:`explain_link.resolve`) into the widgets' session state."""
     ss = st.session_state
@@ -446,12 +439,12 @@ def main() -> None:
     """The page: exercise mode, presentation mode or the walkthrough, then the link."""
     ensure_app_navigation()
     if st.query_params.get("exercise") == "1":
-        keep_values()  # the walkthrough's text and settings wait for the way back
+        S.hold(st.session_state, KEEP)  # the walkthrough's text and settings wait for the way back
         exercise.render_exercise()
         st.stop()
     link_slot = share.place("explain")
     problems = initialize()
-    keep_values()
+    S.hold(st.session_state, KEEP)
     options, raw_weights = sidebar()
     metric = st.session_state.get(S.METRIC, "bleu")
     if st.session_state[S.PRESENT]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,6 +104,8 @@ def build_implementations_query(
 # Streamlit deletes a widget's value when a run does not draw that widget, so leaving a page loses what its
 # widgets held.  Files and settings therefore live under keys no widget owns: a page copies a kept value into
 # its widget's key before drawing it (:func:`restore`) and copies the widget's value back after (:func:`keep`).
+# Within one page, a run that leaves some widgets out (a presentation shows no inputs) holds their values
+# (:func:`hold`).  Through a language switch every widget keeps its value: :func:`.i18n.carry_widget_values`.
 
 #: Prefix of the kept copies of widget values.
 KEPT = "kept:"
@@ -140,6 +142,14 @@ def keep(session: MutableMapping[Any, Any], key: str) -> None:
     """After drawing widget ``key``: keep its value where no widget owns it."""
     if key in session:
         session[KEPT + key] = session[key]
+
+
+def hold(session: MutableMapping[Any, Any], keys: Iterable[str]) -> None:
+    """Before a run that may not draw the widgets ``keys``: keep their values for a later run that does (a value
+    written by the script is not a widget's, so Streamlit does not delete it)."""
+    for key in keys:
+        if key in session:
+            session[key] = session[key]
 
 
 def uploader_emptied(session: MutableMapping[Any, Any], key: str, alive: bool, holds: bool) -> bool:
