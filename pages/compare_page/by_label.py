@@ -81,6 +81,7 @@ def _table(frame: Any) -> None:
     st.dataframe(
         frame,
         hide_index=True,
+        placeholder="—",  # the baseline's Δ and p-values, and p-values the limits refused
         column_config={
             "label": st.column_config.TextColumn(t("slices.col_label")),
             "system": st.column_config.TextColumn(t("slices.compare.col_system")),

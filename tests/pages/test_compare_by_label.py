@@ -122,6 +122,8 @@ def test_example_labels_match_sacrebleu_per_label_with_holm_over_labels_and_syst
     table = label_table(at)
     assert table is not None
     assert_table(table, expected_rows(list(DEMO_TAGS), "careful", "bs", 1000))
+    shown = next(d for d in at.dataframe if "corrected" in d.value.columns)
+    assert shown.proto.placeholder == "—"  # the baseline's empty cells read "—", not "None"
     assert len(heatmaps(at)) == 1
     assert any("The chart draws 5 of 5 labels" in c.value for c in at.caption)
     assert any("all 10 tests (labels × systems)" in c.value for c in at.caption)
