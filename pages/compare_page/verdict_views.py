@@ -159,11 +159,15 @@ def _verdict_text(value: str, language: str = DEFAULT_LANGUAGE) -> str:
     return f"{mark}{verdict_label(value, language)}{star}"
 
 
-def padded_domain(low: float, high: float, share: float = 0.08) -> list[float]:
-    """``[low, high]`` widened by ``share`` of its span on each side (at least 0.5 BLEU)."""
+def padded_domain(
+    low: float, high: float, share: float = 0.08, within: tuple[float, float] | None = None
+) -> list[float]:
+    """``[low, high]`` widened by ``share`` of its span on each side (at least 0.5 BLEU), kept ``within`` the
+    scale's bounds when given (a BLEU of 99.8 needs no axis to 110)."""
     span = max(high - low, 1e-9)
     margin = max(share * span, 0.5)
-    return [math.floor((low - margin) * 10) / 10, math.ceil((high + margin) * 10) / 10]
+    domain = [math.floor((low - margin) * 10) / 10, math.ceil((high + margin) * 10) / 10]
+    return domain if within is None else [max(domain[0], within[0]), min(domain[1], within[1])]
 
 
 def ci_chart(frame: pd.DataFrame, comparison: Comparison, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
@@ -175,7 +179,8 @@ def ci_chart(frame: pd.DataFrame, comparison: Comparison, language: str = DEFAUL
         low, high = (interval[0] - interval[1], interval[0] + interval[1]) if interval else (score, score)
         rows.append({"system": name, "BLEU": score, "low": low, "high": high})
     data = pd.DataFrame(rows)
-    x = alt.Scale(domain=padded_domain(float(data["low"].min()), float(data["high"].max())), zero=False, nice=False)
+    domain = padded_domain(float(data["low"].min()), float(data["high"].max()), within=(0.0, 100.0))
+    x = alt.Scale(domain=domain, zero=False, nice=False)
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(frame["system"]), title=None, axis=NAMES))
     tooltip = [
         alt.Tooltip("system:N", title=text("verdict.col_system", language)),

@@ -39,6 +39,9 @@ def test_verdict_states_the_direction() -> None:
 def test_padded_domain_spans_the_data() -> None:
     low, high = verdict_views.padded_domain(92.1, 93.5)
     assert low < 92.1 < 93.5 < high and high - low < 5
+    assert verdict_views.padded_domain(99.2, 100.0)[1] > 100  # unbounded, the margin runs past the scale
+    assert verdict_views.padded_domain(99.2, 100.0, within=(0.0, 100.0)) == [98.7, 100.0]
+    assert verdict_views.padded_domain(0.0, 0.4, within=(0.0, 100.0))[0] == 0.0
 
 
 def twenty() -> tuple[dict[tuple[str, str], float], list[SystemRank]]:
