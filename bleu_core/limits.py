@@ -60,6 +60,15 @@ class LimitExceeded(ValueError):
         self.reason = reason
 
 
+def chrf_refused(segments: int, limits: Limits = LIMITS) -> Message | None:
+    """Why chrF and chrF++ are not computed for a test set of ``segments`` segments, or None when they are."""
+    if segments <= limits.chrf_segments:
+        return None
+    return Message(
+        "metrics_verdict.too_many_segments", {"segments": f"{segments:,}", "limit": f"{limits.chrf_segments:,}"}
+    )
+
+
 def statistic_columns(max_order: int) -> int:
     """Statistics kept per segment and per resample: hypothesis and reference length, matches and totals per order."""
     return 2 + 2 * max_order

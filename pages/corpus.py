@@ -8,7 +8,7 @@ import streamlit as st
 
 from bleu_core.corpus.diagnosis import CorpusAnalysis, length_buckets
 from bleu_core.corpus.lint import LintFinding
-from bleu_core.limits import LIMITS
+from bleu_core.limits import LIMITS, chrf_refused
 from bleu_core.stats.ter import too_long_for_ter
 from pages.corpus_page import analysis as corpus_analysis
 from pages.corpus_page import inputs as corpus_inputs
@@ -164,7 +164,7 @@ def render_page() -> None:
     with st.spinner(t("corpus.counting")):
         analysis = cached.corpus_analysis_cached(corpus, settings)
     chrf, sentence_chrf = None, None
-    if len(hyps) <= LIMITS.chrf_segments:
+    if chrf_refused(len(hyps), LIMITS) is None:
         chrf, sentence_chrf = cached.chrf_cached(corpus, settings.lowercase)
     ter, sentence_ter = ter_scores(corpus)
     show_score(analysis, chrf, ter)

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from bleu_core.compare.resampling import ar_trial_rows, sacrebleu_scores, statistic_columns
 from bleu_core.i18n import Message
-from bleu_core.limits import LIMITS, Limits
+from bleu_core.limits import LIMITS, Limits, chrf_refused
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.stats import chrf, ter
 from bleu_core.stats.segment_stats import SegmentStats
@@ -275,11 +275,8 @@ def refusals(
     """The metrics beside BLEU that the limits policy refuses for these systems, each with why: chrF and chrF++
     past ``limits.chrf_segments`` segments, TER past its words (:func:`bleu_core.stats.ter.systems_too_long_for_ter`;
     checked only when chrF's limit holds).  An absent name is within the limits."""
-    segments = len(systems[0]) if systems else 0
-    if segments > limits.chrf_segments:
-        why = Message(
-            "metrics_verdict.too_many_segments", {"segments": f"{segments:,}", "limit": f"{limits.chrf_segments:,}"}
-        )
+    why = chrf_refused(len(systems[0]) if systems else 0, limits)
+    if why is not None:
         return dict.fromkeys(("chrf", "chrf++", "ter"), why)
     too_long = ter.systems_too_long_for_ter(systems, references, limits)
     return {} if too_long is None else {"ter": too_long}

@@ -10,7 +10,7 @@ import streamlit as st
 from bleu_core.compare.ranking import CORRECTIONS
 from bleu_core.compare.significance import DEFAULT_SEED
 from bleu_core.compare.slices import LabelTest, SliceScores, TagsError
-from bleu_core.limits import LIMITS, LimitExceeded
+from bleu_core.limits import LIMITS, LimitExceeded, chrf_refused
 from bleu_core.options import BleuOptions
 from bleu_core.teach.examples import DEMO_TAGS
 from bleu_core.text.reader import InputFileError
@@ -155,7 +155,7 @@ def show_by_label(data: cached.Systems, settings: BleuOptions, demo: bool) -> No
     if lines is None:
         return
     chosen = chosen_test(list(data.outputs))
-    with_chrf = data.segments <= LIMITS.chrf_segments
+    with_chrf = chrf_refused(data.segments, LIMITS) is None
     try:
         scores = cached.systems_slices_cached(data, lines, settings, chosen.baseline, with_chrf)
     except (TagsError, LimitExceeded) as error:

@@ -19,7 +19,15 @@ from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import SegmentStats, make_options
 from bleu_core.compare.ranking import compare_from_stats, ranking_samples
-from bleu_core.limits import LIMITS, LimitExceeded, Limits, check_resamples, resample_cells, resample_scores
+from bleu_core.limits import (
+    LIMITS,
+    LimitExceeded,
+    Limits,
+    check_resamples,
+    chrf_refused,
+    resample_cells,
+    resample_scores,
+)
 from bleu_core.teach.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,6 +182,7 @@ def test_metric_refusals_name_each_metric_past_its_limit_and_why() -> None:
     refused = refusals(systems, references, few_segments)
     assert sorted(refused) == ["chrf", "chrf++", "ter"]
     assert refused["chrf"].params == {"segments": "2", "limit": "1"}
+    assert chrf_refused(2, few_segments) == refused["chrf"] and chrf_refused(1, few_segments) is None
     # TER: the words of all hypotheses (3 + 2 + 2 + 4 = 11) against its limit; chrF is still offered
     assert refusals(systems, references, dataclasses.replace(LIMITS, ter_words=11)) == {}
     ter_only = refusals(systems, references, dataclasses.replace(LIMITS, ter_words=10))

@@ -83,6 +83,18 @@ def test_chrf_beside_bleu_for_the_corpus_and_each_segment() -> None:
     assert segment_table(at)["sentence chrF"].tolist() == sorted(expected)  # ascending, as the toggle opens
 
 
+def test_chrf_past_its_segment_limit_is_left_out_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleu_core import limits
+
+    monkeypatch.setattr(limits, "LIMITS", limits.Limits(chrf_segments=len(DEMO_SYSTEMS["literal"]) - 1))
+    at = page()
+    assert not at.exception
+    chrf = next(m for m in at.metric if m.label == "chrF2")
+    assert chrf.value == "—" and "7" in chrf.help  # the limit, in the help text
+    assert "sentence chrF" not in segment_table(at).columns
+    assert metric(at, "BLEU ×100") == f"{sacrebleu.corpus_bleu(list(DEMO_SYSTEMS['literal']), DEMO_REFS).score:.2f}"
+
+
 def test_terse_demo_is_diagnosed_as_too_short() -> None:
     at = page()
     at.selectbox(key="co_demo").set_value("terse").run()
