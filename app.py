@@ -13,7 +13,7 @@ PAGES = {
     "corpus": ":material/table_chart:",
     "compare": ":material/leaderboard:",
     "implementations": ":material/compare_arrows:",
-    "home": ":material/menu_book:",
+    "about": ":material/menu_book:",
 }
 EXPLAIN = "pages/explain.py"
 

@@ -34,7 +34,7 @@ from typing import BinaryIO
 from bench.stclient import open_and_run
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("explain", "corpus", "compare", "implementations", "home")
+PAGES = ("explain", "corpus", "compare", "implementations", "about")
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 
 

@@ -1,5 +1,5 @@
 """The Streamlit pages: one file per page at this level (``explain.py``, ``corpus.py``, ``compare.py``,
-``implementations.py``, ``home.py``: each an ``st.Page`` of app.py, and its URL), a ``<page>_page/`` folder with
+``implementations.py``, ``about.py``: each an ``st.Page`` of app.py, and its URL), a ``<page>_page/`` folder with
 each page's own parts, and ``shared/`` for what several pages use.
 
 The page files stay at this level on purpose: Streamlit starts a fresh server in its older multipage mode,

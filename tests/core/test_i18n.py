@@ -67,7 +67,7 @@ def test_every_message_formats(language: str) -> None:
 
 def test_messages_and_language_names() -> None:
     assert str(message("settings.weight", n=3)) == "w3"
-    assert Message("nav.home").render("zh") == "关于 BLEU"
+    assert Message("nav.about").render("zh") == "关于 BLEU"
     assert [language_or_default(v) for v in ("zh", "zh-CN", "ZH_tw", "fr", None, 3)] == ["zh", "zh", "zh"] + ["en"] * 3
     with pytest.raises(KeyError, match=r"no message 'nav\.nowhere'"):
         text("nav.nowhere", "zh")

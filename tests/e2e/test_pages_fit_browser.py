@@ -23,7 +23,7 @@ from tests.e2e.conftest import IDLE, record_console_error
 from tests.e2e.test_corpus_browser import upload
 
 SIZES = ((1280, 720), (1920, 1080))
-PAGES = ("explain", "corpus", "compare", "implementations", "home")
+PAGES = ("explain", "corpus", "compare", "implementations", "about")
 CHARTS = '[data-testid="stVegaLiteChart"], [data-testid="stArrowVegaLiteChart"]'
 #: Headers of columns of sentences: a table with one may scroll sideways.
 TEXT_COLUMNS = [text("corpus.col_hypothesis", language) for language in ("en", "zh")]
@@ -172,7 +172,7 @@ def test_page_fits(
     tab.goto(f"{server}/{path}?lang={language}")
     tab.wait_for_selector('[data-testid="stMain"] h1', timeout=60_000)
     tab.wait_for_function(IDLE, timeout=180_000)
-    if name != "home":  # every other page opens on an example with charts
+    if name != "about":  # every other page opens on an example with charts
         tab.wait_for_selector(CHARTS, state="attached", timeout=120_000)
     settle(tab)
     problems = check(tab, f"{name}-{language}-{size[0]}x{size[1]}")

@@ -21,7 +21,7 @@ PAGES = [
     "pages/corpus.py",
     "pages/compare.py",
     "pages/implementations.py",
-    "pages/home.py",
+    "pages/about.py",
 ]
 EXAMPLES = [
     *(line for lines in DEMO_SYSTEMS.values() for line in lines),
@@ -54,7 +54,7 @@ def test_every_page_speaks_chinese(page: str) -> None:
 
 
 def test_the_switch_changes_the_language() -> None:
-    at = app_in("zh", "pages/home.py")
+    at = app_in("zh", "pages/about.py")
     assert at.title[0].value == catalog("zh")["app.title"]
     at.session_state[SWITCH] = "en"  # what a click on "English" leaves, before the switch's callback runs
     at.session_state[LANGUAGE] = "en"

@@ -17,7 +17,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 def about() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/about.py").run()
     assert not at.exception, at.exception
     return at
 

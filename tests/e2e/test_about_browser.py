@@ -13,7 +13,7 @@ from tests.e2e.test_hostile_and_load import settle
 
 
 def test_about_page_links_reach_every_page(server: str, page: Any) -> None:
-    page.goto(f"{server}/home")
+    page.goto(f"{server}/about")
     settle(page)
     expect(page.get_by_role("heading", name="BLEU Explorer")).to_be_visible(timeout=30_000)
     score = sentence_bleu(DEFAULT_PRESET.candidate, list(DEFAULT_PRESET.references), **DEFAULT_PRESET.options())
@@ -25,7 +25,7 @@ def test_about_page_links_reach_every_page(server: str, page: Any) -> None:
         ("Implementations: why tools disagree", "Why BLEU differs between tools"),
         ("Explain: one sentence, every step", "Explain BLEU, step by step"),
     ]:
-        page.goto(f"{server}/home")
+        page.goto(f"{server}/about")
         settle(page)
         page.get_by_role("link", name=label).click()
         expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=60_000)
