@@ -472,7 +472,9 @@ def show_score(trace: Explanation) -> None:
     st.subheader(t("present.score"))
     st.markdown(t("present.score_formula"))
     st.latex(views.score_latex(trace))
-    st.metric(t("explain.metric_bleu"), f"{trace.score:.4f}")
+    left, right = st.columns(2)
+    left.metric(t("explain.metric_bleu"), f"{trace.score:.4f}")
+    right.metric(t("explain.metric_bleu100"), f"{trace.score_100:.2f}")  # the number sacreBLEU prints
 
 
 SHOW: dict[str, Callable[[Explanation], None]] = {

@@ -220,7 +220,8 @@ def test_presentation_hides_the_score_until_the_last_step(preset: Preset) -> Non
     assert total == len(present.steps(expected, present.plan(expected, "en"))) >= 7 + expected.options.max_order
     assert at.query_params["step"] == "1" and at.query_params["present"] == "1"
     at.slider(key="ex_step").set_value(total).run()
-    assert shown_metrics(at) == {"BLEU (0–1)": f"{expected.score:.4f}"}
+    # the last step also gives the score on sacreBLEU's 0-100 scale
+    assert shown_metrics(at) == {"BLEU (0–1)": f"{expected.score:.4f}", "BLEU ×100": f"{100 * expected.score:.2f}"}
     assert at.query_params["step"] == str(total)
 
 
