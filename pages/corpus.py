@@ -145,8 +145,8 @@ def render_page() -> None:
     st.caption(t("corpus.caption"))
     inputs = corpus_inputs.read_inputs()
     settings = controls.bleu_settings()
-    if inputs is None:
-        st.info(t("corpus.need_inputs"))
+    if isinstance(inputs, str):
+        st.info(t(inputs))
         return
     if settings is None:  # every weight is 0 (the sidebar says so too)
         st.error(t("settings.all_zero"), icon=":material/error:")

@@ -104,20 +104,40 @@ def check_references_present(inputs: LintInput) -> list[LintFinding]:
     return [LintFinding("error", "no-references", "no_references")]
 
 
+def _blank_at_end(lines: Sequence[str]) -> int:
+    """How many of the last lines are empty or only spaces."""
+    count = 0
+    while count < len(lines) and not lines[len(lines) - 1 - count].strip():
+        count += 1
+    return count
+
+
 def check_line_counts(inputs: LintInput) -> list[LintFinding]:
-    """Every reference file has as many lines as the hypothesis (line i translates line i)."""
+    """Every reference file has as many lines as the hypothesis (line i translates line i); when the longer file's
+    extra lines are all empty lines at its end, the finding says so."""
     hyp_name, hyp_lines = inputs.hypothesis
     findings = []
     for name, lines in inputs.references:
         if len(lines) != len(hyp_lines):
-            key = (
-                "line_count_one"
-                if len(lines) == 1
-                else "line_count_hypothesis_one"
-                if len(hyp_lines) == 1
-                else "line_count"
+            longer, extra_lines = (hyp_name, hyp_lines) if len(hyp_lines) > len(lines) else (name, lines)
+            extra = abs(len(lines) - len(hyp_lines))
+            params: tuple[tuple[str, str | int], ...] = (
+                ("name", name),
+                ("lines", len(lines)),
+                ("hypothesis", hyp_name),
+                ("hyp_lines", len(hyp_lines)),
             )
-            params = (("name", name), ("lines", len(lines)), ("hypothesis", hyp_name), ("hyp_lines", len(hyp_lines)))
+            if _blank_at_end(extra_lines) >= extra:
+                key = _counted("line_count_blank_end", extra)
+                params += (("longer", longer), ("extra", extra))
+            else:
+                key = (
+                    "line_count_one"
+                    if len(lines) == 1
+                    else "line_count_hypothesis_one"
+                    if len(hyp_lines) == 1
+                    else "line_count"
+                )
             findings.append(LintFinding("error", "line-count", key, params))
     return findings
 
@@ -131,8 +151,11 @@ def check_hypothesis_present(inputs: LintInput) -> list[LintFinding]:
 def check_empty_lines(inputs: LintInput) -> list[LintFinding]:
     """Empty lines: a warning when some are empty (they score 0 or match nothing), an error when all are."""
     findings = []
+    shortest = min(len(lines) for _, lines in inputs.files)  # empty lines past it are the line counts' finding
     for position, (name, lines) in enumerate(inputs.files):
         empty = [i + 1 for i, line in enumerate(lines) if not line.strip()]
+        if empty and len(empty) < len(lines):
+            empty = [number for number in empty if number <= shortest]
         if empty and len(empty) < len(lines):
             key = _counted("empty_lines_hypothesis" if position == 0 else "empty_lines_reference", len(empty))
             params = (("name", name), ("count", len(empty)), ("where", _numbers(empty)))

@@ -57,7 +57,7 @@ def kept_widget(key: str, default: Any) -> str:
     return key
 
 
-def _uploads() -> Inputs | None:
+def _uploads() -> Inputs | str:
     """Uploaders whose files go into the shared store; after a page change the store still holds them."""
     ss = st.session_state
     files = S.loaded_files(ss) or S.LoadedFiles()
@@ -100,7 +100,8 @@ def _uploads() -> Inputs | None:
     if not files.references and not ref_files:
         middle.info(t("corpus.need_references"))
     if files.hypothesis is None or not files.references:
-        return None
+        unreadable = (hyp_file is not None and files.hypothesis is None) or (bool(ref_files) and not files.references)
+        return "corpus.need_readable" if unreadable else "corpus.need_inputs"
     return Inputs(files.hypothesis, files.references, files.source)
 
 
@@ -127,7 +128,7 @@ def _paste_lines(text: str, name: str, where: Any) -> Named | None:
         return None
 
 
-def _pasted() -> Inputs | None:
+def _pasted() -> Inputs | str:
     ss = st.session_state
     hyp_text = st.text_area(
         t("corpus.paste_hypothesis"),
@@ -148,12 +149,13 @@ def _pasted() -> Inputs | None:
         S.keep(ss, key)
     hypothesis = _paste_lines(hyp_text, t("corpus.hypothesis_name"), st)
     if hypothesis is None or not references:
-        return None
+        return "corpus.need_inputs"
     return Inputs(hypothesis, tuple(references), None)
 
 
-def read_inputs() -> Inputs | None:
-    """The corpus from the chosen input mode; problems are shown where they arise (None: nothing to score)."""
+def read_inputs() -> Inputs | str:
+    """The corpus from the chosen input mode; problems are shown where they arise.  Nothing to score: the message
+    key that says what is missing."""
     ss = st.session_state
     mode = st.radio(
         t("corpus.input"),

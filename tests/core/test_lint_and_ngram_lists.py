@@ -66,6 +66,16 @@ def test_empty_lines_message_follows_the_role_not_the_file_name() -> None:
     ]
     alone = check_line_counts(LintInput(("h.txt", ["a"]), [("r.txt", ["a", "b"])], "13a"))
     assert alone[0].message.startswith("r.txt has 2 lines but the hypothesis h.txt has 1 line.")
+    # the longer file's extra lines are empty lines at its end: the one error says so, no empty-line warning
+    blank_end = lint_corpus(("h.txt", ["a", "b", ""]), [("r.txt", ["a", "b"])], "13a")
+    assert [finding.message for finding in blank_end] == [
+        "r.txt has 2 lines but the hypothesis h.txt has 3 lines: h.txt ends with an empty line. "
+        "Remove it and load h.txt again."
+    ]
+    two = check_line_counts(LintInput(("h.txt", ["a"]), [("r.txt", ["a", " ", ""])], "13a"))
+    assert two[0].message.endswith("r.txt ends with 2 empty lines. Remove them and load r.txt again.")
+    inside = check_line_counts(LintInput(("h.txt", ["a", "", "b"]), [("r.txt", ["a", "b"])], "13a"))
+    assert inside[0].key == "line_count"  # an empty line inside the file is not at its end
     many = check_empty_lines(LintInput(("h.txt", ["", "x", "", "y"]), [("r.txt", ["a", "b", "c", "d"])], "13a"))
     assert [finding.message for finding in many] == [
         "h.txt has 2 empty lines (lines 1, 3); each scores 0 and adds nothing to c."
@@ -139,6 +149,7 @@ def test_every_finding_has_a_catalog_message_in_every_language() -> None:
         (("hyp.txt", [" padded ", "x"]), [CLEAN_REF]),
         (CLEAN, [("copy.txt", list(CLEAN[1]))]),
         (("hyp.txt", ["a\u200bb", "c"]), [CLEAN_REF]),
+        (("hyp.txt", ["a", "b", ""]), [CLEAN_REF]),
     ]
     keys = set()
     for hypothesis, references in cases:
@@ -147,4 +158,4 @@ def test_every_finding_has_a_catalog_message_in_every_language() -> None:
             keys.add(finding.key)
             for language in LANGUAGES:
                 assert text(f"lint.{finding.key}", language, **dict(finding.params))
-    assert len(keys) == 12
+    assert len(keys) == 13

@@ -58,6 +58,13 @@ def test_corpus_page_file_case(case: FileCase) -> None:
         return
     assert expected_error(case) in errors(at)
     assert not at.metric
+    # both files were given: the page never asks for them, and an unreadable one is named as the reason
+    infos = " ".join(i.value for i in at.info)
+    assert "Scores appear once a hypothesis" not in infos
+    try:
+        decode_lines(case.data, "file")
+    except InputFileError:
+        assert "Scores appear once every file reads as text" in infos
 
 
 @pytest.mark.parametrize("case", FILE_CASES, ids=case_id)
