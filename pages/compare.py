@@ -18,7 +18,7 @@ from pages.compare_page import by_label, metric_verdict, verdict
 from pages.compare_page import views as compare_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
-from pages.shared.i18n import error_text, language, t
+from pages.shared.i18n import error_text, finding_message, language, t
 from pages.shared.streamlit_private import ensure_app_navigation
 
 DEMO, UPLOAD = "demo", "upload"
@@ -302,6 +302,8 @@ def show_details(analyses: dict[str, Any], data: cached.Systems, settings: BleuO
 
 
 def render(data: cached.Systems, settings: BleuOptions) -> None:
+    for finding in cached.systems_cjk_cached(data, settings.tokenize):
+        st.warning(views.md_escape(finding_message(finding)))
     with st.spinner(t("compare.counting")):
         analyses = cached.systems_analyses_cached(data, settings)
     choice = metric_verdict.metric_choice()

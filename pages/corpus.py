@@ -7,7 +7,6 @@ from typing import Any
 import streamlit as st
 
 from bleu_core.corpus.diagnosis import CorpusAnalysis, length_buckets
-from bleu_core.corpus.lint import LintFinding
 from bleu_core.limits import LIMITS, chrf_refused
 from bleu_core.stats.ter import too_long_for_ter
 from pages.corpus_page import analysis as corpus_analysis
@@ -17,16 +16,11 @@ from pages.corpus_page import slices as corpus_slices
 from pages.corpus_page import views as corpus_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
-from pages.shared.i18n import language, number_columns, t
+from pages.shared.i18n import finding_message, language, number_columns, t
 from pages.shared.streamlit_private import ensure_app_navigation
 
 LEVELS = {"error": st.error, "warning": st.warning, "info": st.info}
 VIEWS = ("segments", "ngrams", "words", "lengths")
-
-
-def finding_message(finding: LintFinding) -> str:
-    """A linter finding in the interface language."""
-    return t(f"lint.{finding.key}", **dict(finding.params))
 
 
 def show_findings(names: tuple[str, ...], hyps: list[str], refs: list[list[str]], tokenize: str) -> bool:

@@ -24,7 +24,7 @@ from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
 from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
-from bleu_core.corpus.lint import LintFinding, lint_corpus
+from bleu_core.corpus.lint import LintFinding, check_cjk, lint_corpus
 from bleu_core.corpus.ngram_lists import NgramContrast, characteristic_ngrams
 from bleu_core.corpus.produced_ngrams import NgramFilter, NgramStat, ProducedLists, Ranking, ngram_stats, produced_lists
 from bleu_core.corpus.relative import RelativeDiagnosis, relative_diagnosis
@@ -195,6 +195,14 @@ def lint_cached(
 ) -> tuple[LintFinding, ...]:
     """Input checks for a corpus (``names``: hypothesis file name, then the reference file names)."""
     return lint_corpus((names[0], _hypotheses), list(zip(names[1:], _references, strict=True)), tokenize)
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=BY_KEY)
+def systems_cjk_cached(data: Systems, tokenize: str) -> tuple[LintFinding, ...]:
+    """The linter's warning when the systems are Chinese or Japanese and ``tokenize`` splits only at spaces and
+    punctuation (the first system is checked: the references translate the same text)."""
+    name, lines = next(iter(data.outputs.items()))
+    return tuple(lint_corpus((name, lines), [], tokenize, rules=[check_cjk]))
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

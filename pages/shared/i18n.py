@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from bleu_core.corpus.lint import LintFinding
 from bleu_core.i18n import LANGUAGE_NAMES, LANGUAGES, Language, Message, language_or_default, text
 from pages.shared.streamlit_private import widget_kinds
 
@@ -25,6 +26,11 @@ def language() -> Language:
 def t(key: str, /, **params: Any) -> str:
     """The message ``key`` in the session's language."""
     return text(key, language(), **params)
+
+
+def finding_message(finding: LintFinding) -> str:
+    """A linter finding in the interface language."""
+    return t(f"lint.{finding.key}", **dict(finding.params))
 
 
 def number_columns(labels: Mapping[str, str], number_format: str = "%d") -> dict[str, Any]:

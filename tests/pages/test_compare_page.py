@@ -300,3 +300,21 @@ def test_stretched_charts_keep_their_plot_height() -> None:
     shown = [s for s in specs if s.get("title", {}).get("text") in titles]
     assert len(shown) == 2 and all(s["height"] == 260 for s in shown)
     assert all(s["autosize"] == {"type": "fit-x", "contains": "padding"} for s in shown)
+
+
+def test_chinese_systems_under_13a_are_warned_as_on_corpus() -> None:
+    def upload(tokenize: str) -> AppTest:
+        at = page()
+        at.radio(key="cmp_mode").set_value("upload").run()
+        systems = [("a.zh", "我们今天去公园\n他说你好\n天气很好\n"), ("b.zh", "我们去公园\n你好\n天气好\n")]
+        at.file_uploader(key="cmp_systems").set_value([(n, text.encode(), "text/plain") for n, text in systems])
+        reference = "我们今天去了公园\n他说你好\n天气很好\n".encode()
+        at.file_uploader(key="cmp_references").set_value([("ref.zh", reference, "")])
+        at.selectbox(key="bleu_tokenize").set_value(tokenize)
+        return at.run()
+
+    warned = upload("13a")
+    assert not warned.exception
+    expected = "a is 100% Chinese/Japanese characters, but the 13a tokenizer splits only at spaces"
+    assert any(expected in plain(w.value) for w in warned.warning), [w.value for w in warned.warning]
+    assert not any("Chinese/Japanese characters" in plain(w.value) for w in upload("zh").warning)
