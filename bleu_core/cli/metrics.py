@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sacrebleu.metrics.base import Score, Signature
-from sacrebleu.metrics.chrf import CHRFScore, CHRFSignature
+from sacrebleu.metrics.chrf import CHRFScore
 
 from bleu_core.cli.report import PairedRow, Report
-from bleu_core.compare.metrics import chrf_resampled_scores
+from bleu_core.compare.metrics import chrf_resampled_scores, chrf_signature
 from bleu_core.stats import chrf
-from bleu_core.version import __version__
 
 if TYPE_CHECKING:
     from bleu_core.compare.metrics import Metric
@@ -95,21 +94,7 @@ def paired(
 
     metric = ChrfMetric(options)
     rows = paired_rows(systems, metric, report)
-    return metric.name, rows, paired_signature(_signature(options, n_refs), report)
-
-
-def signature_of(kind: type[Signature], n_refs: int, bootstrap: int | None, seed: int, **fields: object) -> Signature:
-    """A metric's sacreBLEU signature: the references, the bootstrap (if any) and the metric's own fields."""
-    signature = kind(
-        {"num_refs": n_refs, "n_bootstrap": bootstrap, "seed": None if bootstrap is None else str(seed), **fields}
-    )
-    signature.update("version", __version__)
-    return signature
-
-
-def _signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> Signature:
-    names = ("char_order", "word_order", "lowercase", "whitespace", "eps_smoothing")
-    return signature_of(CHRFSignature, n_refs, bootstrap, seed, **{name: getattr(options, name) for name in names})
+    return metric.name, rows, paired_signature(chrf_signature(options, n_refs), report)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +114,7 @@ def chrf_printer(options: chrf.ChrfOptions) -> Printer:
         scores = chrf_resampled_scores(stats, options, n, seed)
         return [CHRFScore(x, options.char_order, options.word_order, int(options.beta)) for x in scores]
 
-    return Printer(lambda stats: _score(stats, options), partial(_signature, options), resampled)
+    return Printer(lambda stats: _score(stats, options), partial(chrf_signature, options), resampled)
 
 
 def single_line(printer: Printer, stats: Any, n_refs: int, report: Report) -> str:

@@ -10,11 +10,12 @@ import argparse
 from functools import partial
 
 import numpy as np
-from sacrebleu.metrics.base import Score, Signature
-from sacrebleu.metrics.ter import TERScore, TERSignature
+from sacrebleu.metrics.base import Score
+from sacrebleu.metrics.ter import TERScore
 
-from bleu_core.cli.metrics import Printer, paired_rows, paired_signature, signature_of
+from bleu_core.cli.metrics import Printer, paired_rows, paired_signature
 from bleu_core.cli.report import PairedRow, Report
+from bleu_core.compare.metrics import ter_signature
 from bleu_core.stats import ter
 
 
@@ -37,20 +38,6 @@ def _score(stats: ter.FloatArray) -> TERScore:
     return TERScore(ter.rate(edits, ref_length), edits, ref_length)
 
 
-def _signature(options: ter.TerOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> Signature:
-    return signature_of(
-        TERSignature,
-        n_refs,
-        bootstrap,
-        seed,
-        case_sensitive=options.case_sensitive,
-        tokenizer_signature="tercom",
-        normalized=options.normalized,
-        no_punct=options.no_punct,
-        asian_support=options.asian_support,
-    )
-
-
 def printer(options: ter.TerOptions) -> Printer:
     """TER's printed forms (:class:`bleu_core.cli.metrics.Printer`)."""
 
@@ -59,7 +46,7 @@ def printer(options: ter.TerOptions) -> Printer:
         scores = ter.bootstrap_scores(totals)
         return [TERScore(x, edits, length) for x, (edits, length) in zip(scores, totals, strict=True)]
 
-    return Printer(_score, partial(_signature, options), resampled)
+    return Printer(_score, partial(ter_signature, options), resampled)
 
 
 def paired(
@@ -78,7 +65,7 @@ def paired(
         )
     tables = [ter_table(stats, n_refs) for stats in systems]
     rows = paired_rows([table for _, table in tables], tables[0][0], report)
-    return rows, paired_signature(_signature(options, n_refs), report)
+    return rows, paired_signature(ter_signature(options, n_refs), report)
 
 
 def concat(parts: list[ter.FloatArray]) -> ter.FloatArray:

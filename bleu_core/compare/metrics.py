@@ -22,6 +22,9 @@ from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
+from sacrebleu.metrics.base import Signature
+from sacrebleu.metrics.chrf import CHRFSignature
+from sacrebleu.metrics.ter import TERSignature
 
 from bleu_core.compare.resampling import ar_trial_rows, sacrebleu_scores, statistic_columns
 from bleu_core.i18n import Message
@@ -29,6 +32,7 @@ from bleu_core.limits import LIMITS, Limits, chrf_refused
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.stats import chrf, ter
 from bleu_core.stats.segment_stats import SegmentStats
+from bleu_core.version import __version__
 
 IntArray = NDArray[np.int64]
 #: Summed statistics: integers, or resampled sums already added up in float32 (whole numbers either way).
@@ -295,3 +299,45 @@ def chrf_tables_of(wider: Mapping[str, IntArray], options: chrf.ChrfOptions) -> 
     """chrF's tables cut from chrF++'s of the same settings: a row holds the character orders first, and their
     statistics do not depend on the word orders, so counting the characters once serves both metrics."""
     return {system: np.ascontiguousarray(table[:, : 3 * options.char_order]) for system, table in wider.items()}
+
+
+def signature_of(kind: type[Signature], n_refs: int, bootstrap: int | None, seed: int, **fields: object) -> Signature:
+    """A metric's sacreBLEU signature (its own class): the references, the bootstrap (if any) and the metric's
+    own fields."""
+    signature = kind(
+        {"num_refs": n_refs, "n_bootstrap": bootstrap, "seed": None if bootstrap is None else str(seed), **fields}
+    )
+    signature.update("version", __version__)
+    return signature
+
+
+def chrf_signature(options: chrf.ChrfOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> Signature:
+    """chrF's or chrF++'s signature, as ``sacrebleu -m chrf`` prints it."""
+    names = ("char_order", "word_order", "lowercase", "whitespace", "eps_smoothing")
+    return signature_of(CHRFSignature, n_refs, bootstrap, seed, **{name: getattr(options, name) for name in names})
+
+
+def ter_signature(options: ter.TerOptions, n_refs: int, bootstrap: int | None = None, seed: int = 0) -> Signature:
+    """TER's signature, as ``sacrebleu -m ter`` prints it."""
+    return signature_of(
+        TERSignature,
+        n_refs,
+        bootstrap,
+        seed,
+        case_sensitive=options.case_sensitive,
+        tokenizer_signature="tercom",
+        normalized=options.normalized,
+        no_punct=options.no_punct,
+        asian_support=options.asian_support,
+    )
+
+
+def metric_signature(name: str, options: BleuOptions, n_refs: int) -> str:
+    """The signature of a metric as :data:`METRICS` builds it from BLEU's options (BLEU's: the one its results
+    carry, :attr:`bleu_core.api.BleuResult.signature`)."""
+    chosen = metric(name, options, n_refs)
+    if isinstance(chosen, ChrfMetric):
+        return str(chrf_signature(chosen.options, n_refs))
+    if isinstance(chosen, TerMetric):
+        return str(ter_signature(ter.TerOptions(), n_refs))
+    return options.signature(n_refs, __version__)

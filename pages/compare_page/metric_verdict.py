@@ -9,7 +9,6 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.compare.metrics import metric
-from bleu_core.compare.paired import Disagreement
 from bleu_core.compare.ranking import rank_systems, ranking_samples
 from bleu_core.corpus.diagnosis import CorpusAnalysis
 from bleu_core.i18n import text
@@ -131,24 +130,29 @@ def render_metrics(
     for index, shown_verdict in enumerate(verdicts):  # each metric's rank ranges, two a row
         where = columns[index % 2]
         charts.show(where, verdict_views.rank_chart, shown_verdict.ranks, language(), shown_verdict.name, True)
-    found = show_disagreements([*others, *verdicts], chosen.alpha)
-    downloads(verdicts, found, frame, chosen)
+    sentences = show_disagreements([*others, *verdicts], chosen.alpha)
+    signatures = {
+        v.name: cached.metric_signature_cached(name, settings, len(data.references))
+        for v, name in zip(verdicts, shown, strict=True)
+    }
+    downloads(verdicts, sentences, frame, chosen, signatures)
 
 
 def downloads(
     verdicts: list[metric_views.MetricVerdict],
-    found: tuple[Disagreement, ...],
+    disagreements: list[str],
     frame: pd.DataFrame,
     chosen: TestSettings,
+    signatures: dict[str, str],
 ) -> None:
-    """The HTML report (the summary, the disagreements, the table and the settings) and the table as CSV."""
-    lines = [metric_views.summary_line(v, language(), escape=str) for v in verdicts]
-    lines += [metric_views.disagreement_sentence(d, language(), escape=str) for d in found]
+    """The HTML report (signatures, settings, the table, each metric's summary, the disagreements) and the table as
+    CSV; ``disagreements``: the sentences the page shows."""
     report = compare_report.metrics_report(
         frame,
-        lines,
+        [metric_views.summary_line(v, language(), escape=str) for v in verdicts],
+        disagreements,
+        signatures=signatures,
         settings={
-            t("metrics_verdict.metric"): t("verdict.list_separator").join(v.name for v in verdicts),
             t("verdict.test"): test_name(chosen.test),
             t("verdict.samples"): str(chosen.n_samples),
             t("verdict.seed"): str(chosen.seed),
@@ -166,15 +170,32 @@ def downloads(
     )
 
 
-def show_disagreements(verdicts: list[metric_views.MetricVerdict], alpha: float) -> tuple[Disagreement, ...]:
-    """Where the metrics order two systems differently, in sentences and as a table."""
+def show_disagreements(verdicts: list[metric_views.MetricVerdict], alpha: float) -> list[str]:
+    """Where the metrics order two systems differently: a sentence for each pair that one metric at least calls
+    significant, a count of the others, and every pair in a table.  Returns the sentences (raw names, for the
+    report)."""
     st.subheader(t("metrics_verdict.disagreements"))
     found = metric_views.found_disagreements(verdicts, alpha)
     names = t("verdict.list_separator").join(v.name for v in verdicts)
     if not found:
         st.markdown(t("metrics_verdict.agree", metrics=names))
-        return found
-    st.markdown("\n".join(f"- {metric_views.disagreement_sentence(d, language())}" for d in found))
+        return [t("metrics_verdict.agree", metrics=names)]
+    significant = [d for d in found if d.first_significant or d.second_significant]
+    minor = len(found) - len(significant)
+    sentences = [metric_views.disagreement_sentence(d, language(), escape=str) for d in significant]
+    if significant:
+        st.markdown("\n".join(f"- {metric_views.disagreement_sentence(d, language())}" for d in significant))
+        if minor:
+            sentences.append(
+                t(
+                    "metrics_verdict.disagreements_minor_one" if minor == 1 else "metrics_verdict.disagreements_minor",
+                    count=minor,
+                )
+            )
+    else:
+        sentences.append(t("metrics_verdict.disagreements_none_significant", count=minor))
+    if len(sentences) > len(significant):
+        st.markdown(sentences[-1])
     st.dataframe(metric_views.disagreement_frame(found, language()), hide_index=True)
     st.caption(t("metrics_verdict.disagreements_caption", alpha=alpha))
-    return found
+    return sentences

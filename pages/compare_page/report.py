@@ -213,31 +213,43 @@ def build_report(
 
 def metrics_report(
     frame: pd.DataFrame,
-    lines: Sequence[str],
+    summaries: Sequence[str],
+    disagreements: Sequence[str],
     *,
+    signatures: Mapping[str, str],
     settings: Mapping[str, str],
     created: datetime,
     language: str = DEFAULT_LANGUAGE,
 ) -> str:
-    """The verdict in several metrics as one HTML document: settings, the table side by side and ``lines``
-    (sentences with raw names and ``**bold**``: each metric's summary, the disagreements), escaped here."""
+    """The verdict in several metrics as one HTML document: each metric's signature, the settings, the table side by
+    side, each metric's summary and the disagreements (sentences with raw names and ``**bold**``, escaped here)."""
     shown = frame.copy()
     shown["score"] = [f"{v:.2f}" for v in shown["score"]]
     settings_rows = "".join(
         f"<tr><td class='name'>{html.escape(k)}</td><td class='name'>{html.escape(v)}</td></tr>"
         for k, v in settings.items()
     )
-    title = html.escape(text("verdict.report_title", language))
+    signature_rows = "".join(
+        f"<tr><td class='name'>{html.escape(k)}</td><td><code>{html.escape(v)}</code></td></tr>"
+        for k, v in signatures.items()
+    )
+    metrics = text("verdict.list_separator", language).join(signatures)
+    title = html.escape(text("metrics_verdict.report_title", language, metrics=metrics))
     created_line = html.escape(text("verdict.report_created", language, time=created.strftime("%Y-%m-%d %H:%M UTC")))
-    sentences = _paragraphs("\n\n".join(lines))
+    summary_text, disagreement_text = _paragraphs("\n\n".join(summaries)), _paragraphs("\n\n".join(disagreements))
     return f"""<!DOCTYPE html>
 <html lang="{language}"><head><meta charset="utf-8"><title>{title}</title><style>{STYLE}</style></head>
 <body>
 <h1>{title}</h1>
 <p>{created_line}</p>
+<h2>{html.escape(text("metrics_verdict.report_signatures", language))}</h2>
+<table>{signature_rows}</table>
 <table>{settings_rows}</table>
 <h2>{html.escape(text("verdict.report_results", language))}</h2>
 {_table(metric_views.display_frame(shown, language), language)}
-{sentences}
+<h2>{html.escape(text("metrics_verdict.report_summary", language))}</h2>
+{summary_text}
+<h2>{html.escape(text("metrics_verdict.disagreements", language))}</h2>
+{disagreement_text}
 </body></html>
 """

@@ -257,8 +257,8 @@ def ranks_frame(ranks: Sequence[SystemRank], metric: str = "BLEU") -> pd.DataFra
 def rank_chart(
     ranks: Sequence[SystemRank], language: str = DEFAULT_LANGUAGE, metric: str = "BLEU", named: bool = False
 ) -> alt.Chart:
-    """A bar from best to worst rank per system (best score on top), coloured by cluster; ``named``: the metric
-    under the title (charts of several metrics side by side)."""
+    """A bar from best to worst rank per system (best score on top), coloured by cluster; ``named``: the title
+    starts with the metric (charts of several metrics side by side)."""
     data = ranks_frame(ranks, metric)
     data["cluster"] = [r.cluster for r in ranks]
     data["from"] = data["best rank"] - 0.4
@@ -288,7 +288,8 @@ def rank_chart(
         ],
     )
     labels = base.mark_text(align="left", dx=4, fontSize=11).encode(x=alt.X("to:Q", scale=x), text="rank:N")
-    title = chart_title(text("verdict.chart_ranks", language), metric if named else "")
+    heading = text("verdict.chart_ranks", language)
+    title = chart_title(f"{metric} — {heading}" if named else heading)  # side by side, the metric leads
     return (bars + labels).properties(height=alt.Step(24), title=title)
 
 

@@ -19,7 +19,15 @@ import streamlit as st
 
 from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_references, segment_statistics
 from bleu_core.api import check_corpus
-from bleu_core.compare.metrics import ChrfMetric, chrf_tables_of, metric, metric_tables, refusals, segment_scores
+from bleu_core.compare.metrics import (
+    ChrfMetric,
+    chrf_tables_of,
+    metric,
+    metric_signature,
+    metric_tables,
+    refusals,
+    segment_scores,
+)
 from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
@@ -203,6 +211,12 @@ def systems_cjk_cached(data: Systems, tokenize: str) -> tuple[LintFinding, ...]:
     punctuation (the first system is checked: the references translate the same text)."""
     name, lines = next(iter(data.outputs.items()))
     return tuple(lint_corpus((name, lines), [], tokenize, rules=[check_cjk]))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def metric_signature_cached(name: str, options: BleuOptions, n_refs: int) -> str:
+    """sacreBLEU's signature of a metric as the pages score it (:func:`bleu_core.compare.metrics.metric_signature`)."""
+    return metric_signature(name, options, n_refs)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

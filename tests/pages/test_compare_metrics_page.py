@@ -121,7 +121,9 @@ def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPat
             cluster += all((a, b) in better for a in ordered[: k + 1] for b in ordered[k + 1 :])
         assert dict(table["cluster"]) == clusters
         # its rank-range chart: best rank 1 + the systems significantly better, worst n - those significantly worse
-        chart = next(c for c in at.get("vega_lite_chart") if label in json.loads(c.proto.spec)["title"]["subtitle"])
+        chart = next(
+            c for c in at.get("vega_lite_chart") if json.loads(c.proto.spec)["title"]["text"].startswith(f"{label} — ")
+        )
         rows = pa.ipc.open_stream(chart.proto.datasets[0].data.data).read_pandas().to_dict("records")
         best = {name: 1 + sum((other, name) in better for other in SYSTEMS) for name in SYSTEMS}
         worst = {name: len(SYSTEMS) - sum((name, other) in better for other in SYSTEMS) for name in SYSTEMS}
@@ -146,7 +148,17 @@ def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPat
     assert real["BLEU"]["terse"] > real["BLEU"]["typos"] and real["chrF2"]["typos"] > real["chrF2"]["terse"]
     sentences = " ".join(plain(m.value) for m in at.markdown).replace("**", "")
     assert "BLEU ranks terse above typos" in sentences and "chrF2 ranks typos above terse" in sentences
+    # a sentence for each pair that one metric at least calls significant; the others counted; all in the table
+    listed = [line for m in at.markdown for line in plain(m.value).splitlines() if " ranks " in line]
+    assert listed and all("(significant)" in line for line in listed)
+    every = next(d.value for d in at.dataframe if "order by the first" in d.value.columns)
+    minor = len(every) - len(listed)
+    assert minor == 0 or any(plain(m.value).startswith(f"{minor} more pair") for m in at.markdown)
     assert reports and "chrF2++" in reports[-1] and "typos" in reports[-1]
+    # the report names every metric in its title and records each one's signature (the tokenizer among them)
+    assert "<h1>System comparison in BLEU, chrF2, chrF2++, TER</h1>" in reports[-1]
+    for signature in ("tok:13a|smooth:exp", "nc:6|nw:0", "nc:6|nw:2", "tok:tercom"):
+        assert signature in reports[-1]
 
 
 def test_chrf_alone_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -193,11 +205,14 @@ def test_hostile_names_are_escaped_in_sentences_and_report() -> None:
     assert "<img" not in sentence and "&lt;img" in sentence and "\\*\\*bold\\*\\*" in sentence
     report = compare_report.metrics_report(
         metric_views.metric_frame(verdicts),
+        [],
         [metric_views.disagreement_sentence(d, escape=str) for d in found],
+        signatures={"<b>": "<i>"},
         settings={"baseline": "<script>"},
         created=datetime.now(UTC),
     )
     assert "<img" not in report and "<script>" not in report and "&lt;img src=x onerror=alert(1)&gt;" in report
+    assert "<b>" not in report and "<i>" not in report
 
 
 def test_too_many_segments_for_chrf_is_said_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
