@@ -21,8 +21,6 @@ from pages.shared import state as S
 from pages.shared.i18n import error_text, language, t, with_language
 from pages.shared.streamlit_private import ensure_app_navigation
 
-CUSTOM = "custom"
-
 
 def smooth_value_key(method: str) -> str:
     return f"{S.SMOOTH_VALUE}_{method}"
@@ -68,7 +66,7 @@ def load_values(values: dict[str, Any]) -> None:
     ss[S.LOWERCASE] = bool(values["lowercase"])
     ss[S.EFFECTIVE] = bool(values["effective_order"])
     ss[S.PAPER] = bool(values["paper"])
-    ss[S.PRESET] = values.get("preset") or CUSTOM
+    ss[S.PRESET] = values.get("preset") or S.CUSTOM
     ss[S.METRIC] = values.get("metric", "bleu")
     ss[S.PRESENT] = bool(values.get("present"))
     ss[S.STEP] = int(values.get("step", 1))
@@ -92,14 +90,14 @@ def on_preset() -> None:
     if preset is None:
         return
     if ss.get(SHOWN_TEXTS) not in (None, (ss.get(S.CANDIDATE), ss.get(S.REFERENCES))):
-        ss[S.PRESET] = CUSTOM
+        ss[S.PRESET] = S.CUSTOM
         return
     load_values({**explain_link.preset_values(preset), "preset": preset.key, "present": ss.get(S.PRESENT)})
 
 
 def on_text_edit() -> None:
     """Edited text is no longer the example: the menu says so and the lesson goes."""
-    st.session_state[S.PRESET] = CUSTOM
+    st.session_state[S.PRESET] = S.CUSTOM
 
 
 def on_weights(mode: str) -> None:
@@ -155,7 +153,7 @@ def on_upload(kind: str) -> None:
     else:
         ss[S.REFERENCES] = "\n".join(" ".join(lines) for _, lines in texts if lines)
         ss[S.UPLOADED] = [(name, len(lines)) for name, lines in texts if lines]
-    ss[S.PRESET] = CUSTOM
+    ss[S.PRESET] = S.CUSTOM
 
 
 def initialize() -> list[str]:
@@ -254,7 +252,7 @@ def inputs() -> tuple[str, list[str]]:
     ss = st.session_state
     st.selectbox(
         t("explain.example"),
-        [CUSTOM, *(p.key for p in PRESETS)],
+        [S.CUSTOM, *(p.key for p in PRESETS)],
         format_func=partial(preset_label, lang=language()),
         key=S.PRESET,
         on_change=on_preset,

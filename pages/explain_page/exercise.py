@@ -22,6 +22,7 @@ from bleu_core.teach.explain import Explanation
 from pages.explain_page import chrf_exercise
 from pages.explain_page.link import build_link, whole_number
 from pages.shared import cached
+from pages.shared import state as S
 from pages.shared.i18n import language, t, with_language
 from pages.shared.state import METRIC as EXPLAIN_METRIC
 from pages.shared.state import link_too_long
@@ -41,6 +42,7 @@ CHECKED = "exercise_checked"  # {step id: verdicts of the last submit}
 REVEALED = "exercise_revealed"  # {step id}
 METRIC = "exercise_metric"  # "bleu", "chrf" or "chrf++": what the student computes
 LAST_LINK = "exercise_last_link"  # the query of the exercise last shown, to come back to it from Explain
+LAST_TEXT = "exercise_last_text"  # the walkthrough's own sentence an exercise was last opened on
 ANY = "any"
 #: The largest seed a link may give, plus one (the seed box holds whole numbers a browser can count exactly).
 SEED_CEILING = 10**9
@@ -345,14 +347,31 @@ def walkthrough_link(exercise: Exercise, metric: str = "bleu") -> str:
 
 
 def enter() -> None:
-    """From the Explain page into exercise mode: the exercise last shown (its link), else exercise 1, unsolved
-    (in the walkthrough's metric: BLEU, chrF or chrF++)."""
+    """From the Explain page into exercise mode, unsolved, in the walkthrough's metric (BLEU, chrF or chrF++): on the
+    walkthrough's own sentence when it is new since the last exercise, else the exercise last shown (its link),
+    else exercise 1."""
     ss = st.session_state
     ss[LOADED] = False
     ss[CHECKED], ss[REVEALED] = {}, set()
     metric = ss.get(EXPLAIN_METRIC, "bleu")
     first = {"exercise": "1", **({"metric": metric} if metric in chrf_exercise.METRICS[1:] else {})}
+    own = walkthrough_text()
+    if own is not None and own != ss.get(LAST_TEXT):  # a sentence of the user's own, new since the last exercise
+        ss[LAST_TEXT] = own
+        st.query_params.from_dict(with_language({**first, **own}))
+        return
     st.query_params.from_dict(ss.get(LAST_LINK) or with_language(first))
+
+
+def walkthrough_text() -> dict[str, Any] | None:
+    """The link parameters of the walkthrough's own text (a candidate and its references, max n up to 4), or None
+    when it shows a preset or lacks a candidate or a reference."""
+    ss = st.session_state
+    candidate = str(ss.get(S.CANDIDATE, ""))
+    references = [line for line in str(ss.get(S.REFERENCES, "")).split("\n") if line.strip()]
+    if ss.get(S.PRESET) != S.CUSTOM or not candidate.strip() or not references:
+        return None
+    return {"candidate": candidate, "reference": references, "max_n": str(min(int(ss.get(S.MAX_N, 4)), 4))}
 
 
 def leave() -> None:

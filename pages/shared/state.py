@@ -28,6 +28,8 @@ SMOOTH_VALUE = "ex_smooth_value"
 LOWERCASE = "ex_lowercase"
 EFFECTIVE = "ex_effective"
 PRESET = "ex_preset"
+#: The preset box's value when the walkthrough shows the user's own text.
+CUSTOM = "custom"
 HIGHLIGHT = "ex_highlight"
 UPLOAD_ERROR = "ex_upload_error"
 LOADED = "ex_loaded"

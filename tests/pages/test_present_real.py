@@ -189,7 +189,12 @@ def test_exercise_mode_is_a_button_away_and_back(lang: str, open_label: str, bac
     assert not at.exception
     assert at.query_params["exercise"] == "1" and at.query_params.get("lang", "en") == lang
     assert at.title[0].value == ("Exercise: compute BLEU by hand" if lang == "en" else "练习：手算 BLEU")
-    assert at.number_input(key="exercise_seed").value == 1
+    # the walkthrough's own sentence is the exercise's
+    assert at.radio(key="exercise_source").value == "own"
+    assert at.text_input(key="exercise_candidate").value == "a cat sat on the mat"
+    assert at.text_area(key="exercise_references").value == "the cat sat on the mat"
+    assert at.query_params["candidate"] == "a cat sat on the mat"
+    at.radio(key="exercise_source").set_value("generated").run()
     at.number_input(key="exercise_seed").set_value(7).run()
     next(b for b in at.button if back_label in b.label).click().run()
     assert not at.exception
@@ -197,8 +202,12 @@ def test_exercise_mode_is_a_button_away_and_back(lang: str, open_label: str, bac
     assert at.text_input(key="ex_candidate").value == "a cat sat on the mat"  # the walkthrough as it was
     assert at.query_params["candidate"] == "a cat sat on the mat"
     next(b for b in at.button if b.label.startswith(open_label)).click().run()
-    assert at.number_input(key="exercise_seed").value == 7  # the exercise last shown
+    assert at.number_input(key="exercise_seed").value == 7  # the exercise last shown: the sentence is the same
     assert at.query_params["seed"] == "7"
+    next(b for b in at.button if back_label in b.label).click().run()
+    at.text_input(key="ex_candidate").input("the cat sat on a mat").run()
+    next(b for b in at.button if b.label.startswith(open_label)).click().run()
+    assert at.text_input(key="exercise_candidate").value == "the cat sat on a mat"  # a new sentence: its exercise
 
 
 # --- The copy-link control --------------------------------------------------------------------------------------
