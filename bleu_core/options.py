@@ -260,3 +260,27 @@ def options_from(
     if settings:
         raise TypeError(f"{caller}() takes options= or keyword settings, not both; got options and {sorted(settings)}")
     return options
+
+
+#: sacreBLEU's ``sentence_bleu`` defaults: the settings a sentence's BLEU is usually quoted with.
+SENTENCE_DEFAULTS = BleuOptions(effective_order=True)
+
+
+def settings_changed(options: BleuOptions, reference: BleuOptions = SENTENCE_DEFAULTS) -> tuple[tuple[str, str], ...]:
+    """Where ``options`` differ from ``reference``: (setting, its value in ``options``) pairs, in the sidebar's
+    order (weights only when they are not all equal; a smoothing value only with its method)."""
+    changed: list[tuple[str, str]] = []
+    if options.max_order != reference.max_order:
+        changed.append(("max_order", str(options.max_order)))
+    if len(set(options.weights)) > 1:
+        changed.append(("weights", ", ".join(f"{w:.3g}" for w in options.weights)))
+    if options.tokenize != reference.tokenize:
+        changed.append(("tokenize", options.tokenize))
+    if options.lowercase != reference.lowercase:
+        changed.append(("lowercase", str(options.lowercase).lower()))
+    if (options.smooth, options.smooth_value) != (reference.smooth, reference.smooth_value):
+        value = "" if options.smooth_value is None else f" {options.smooth_value:g}"
+        changed.append(("smooth", options.smooth + value))
+    if options.effective_order != reference.effective_order:
+        changed.append(("effective_order", str(options.effective_order).lower()))
+    return tuple(changed)

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from bleu_core.i18n import text
-from bleu_core.options import BleuOptions, make_options
+from bleu_core.options import SENTENCE_DEFAULTS, BleuOptions, make_options, settings_changed
 from bleu_core.teach.examples import PRESET_BY_KEY, PRESETS, Preset
 from bleu_core.teach.explain import paper_text, smoothing_alternatives
 from bleu_core.text.reader import InputFileError
@@ -337,6 +337,22 @@ def warnings(candidate: str, references: list[str], options: BleuOptions, trace:
             st.warning(t("explain.zero_orders", orders=names, ns=ns, alternatives=alternatives) + note)
 
 
+def sacrebleu_defaults(options: BleuOptions) -> None:
+    """Under settings other than sacreBLEU's sentence defaults: the score those give, and what differs."""
+    changed = [
+        t(f"explain.changed_{name}_{value}")
+        if value in ("true", "false")
+        else t(f"explain.changed_{name}", value=value)
+        for name, value in settings_changed(options)
+    ]
+    if st.session_state[S.PAPER]:
+        changed.append(t("explain.changed_paper"))
+    if changed:
+        default = cached.explain_cached(st.session_state[S.CANDIDATE], tuple(raw_references()), SENTENCE_DEFAULTS)
+        listed = t("verdict.list_separator").join(changed)
+        st.caption(t("explain.sacrebleu_defaults", score=f"{default.score_100:.2f}", changed=listed))
+
+
 def render(candidate: str, references: list[str], options: BleuOptions) -> None:
     lang = language()
     try:
@@ -355,6 +371,7 @@ def render(candidate: str, references: list[str], options: BleuOptions) -> None:
     cols[1].metric(t("explain.metric_bleu100"), f"{trace.score_100:.2f}")
     cols[2].metric(t("explain.metric_bp"), f"{trace.bp:.4f}")
     cols[3].metric(t("explain.metric_lengths"), f"{trace.length.candidate_length} / {trace.length.chosen_length}")
+    sacrebleu_defaults(options)
     warnings(candidate, references, options, trace)
 
     walkthrough.render(trace, S.HIGHLIGHT)

@@ -44,3 +44,24 @@ def test_inconsistent_options_cannot_be_built() -> None:
     with pytest.raises(ValueError, match="make_options"):
         BleuOptions(max_order=2)
     assert make_options(max_order=2) == BleuOptions(max_order=2, weights=(0.5, 0.5))
+
+
+def test_settings_changed_against_sacrebleus_sentence_defaults() -> None:
+    from bleu_core.options import SENTENCE_DEFAULTS, settings_changed
+
+    assert settings_changed(make_options(effective_order=True)) == ()
+    assert settings_changed(make_options(weights=[1, 1, 1, 1], effective_order=True)) == ()  # equal weights
+    assert settings_changed(make_options(max_order=3, smooth="none")) == (
+        ("max_order", "3"),
+        ("smooth", "none"),
+        ("effective_order", "false"),
+    )
+    changed = make_options(weights=[2, 1], tokenize="intl", lowercase=True, smooth="add-k", smooth_value=0.5)
+    assert dict(settings_changed(changed, SENTENCE_DEFAULTS)) == {
+        "max_order": "2",
+        "weights": "0.667, 0.333",
+        "tokenize": "intl",
+        "lowercase": "true",
+        "smooth": "add-k 0.5",
+        "effective_order": "false",
+    }

@@ -480,3 +480,18 @@ def test_add_k_above_a_lower_max_n_is_explained() -> None:
     score = expected.sentence_score(PRESET_BY_KEY["love"].candidate, list(PRESET_BY_KEY["love"].references)).score
     assert f"add-k → {score / 100:.4f}" in warning
     assert "k/k = 1" in warning and "p6, p7, p8" in warning
+
+
+def test_settings_other_than_sacrebleus_name_the_difference_and_sacrebleus_score() -> None:
+    candidate = "the quick brown fox jumps over the lazy dog near the river bank today"
+    references = ["a quick brown fox jumped over the lazy dog by the river bank today", "the fast fox jumps over a dog"]
+    at = page({"candidate": candidate, "reference": references, "max_n": "3", "smooth": "none"})
+    assert not at.exception
+    theirs = sacrebleu.sentence_bleu(candidate, references).score  # max n 4, exp smoothing, effective order
+    caption = next(c.value for c in at.caption if "`sentence_bleu` with its defaults" in c.value)
+    assert f"scores this sentence {theirs:.2f};" in caption
+    assert caption.endswith("the sidebar differs in: max n = 3, smoothing none, effective order off.")
+    # with sacreBLEU's sentence defaults there is nothing to say
+    same = page({"candidate": candidate, "reference": references, "max_n": "4", "smooth": "exp", "effective": "1"})
+    assert not any("`sentence_bleu` with its defaults" in c.value for c in same.caption)
+    assert metric(same, "BLEU ×100") == f"{theirs:.2f}"
