@@ -225,7 +225,8 @@ def show_segments(analyses: dict[str, Any], data: cached.Systems, settings: Bleu
             "difference": st.column_config.NumberColumn(t("compare.col_difference"), format="%.2f"),
         },
     )
-    _pairwise_segment(f"{data.key}:{scored_in.name}", a, b, differ, picked)  # another metric: its own list
+    # another metric or other settings (a tokenizer): another list, whose first segment opens
+    _pairwise_segment(f"{data.key}:{scored_in.name}:{hash(settings)}", a, b, differ, picked)
     index = int(st.number_input(t("compare.show_segment"), 1, len(frame), key=S.COMPARE_SEGMENT)) - 1
     S.keep(st.session_state, S.COMPARE_SEGMENT)
     refs = tuple(line for line in (stream[index] for stream in data.references) if line is not None)

@@ -25,6 +25,8 @@ from pages.shared.i18n import language, t
 TESTS = ("bs", "ar")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 BASELINE = "cmp_baseline"
+#: Set once the user picks a baseline: until then it follows the best system under the current settings.
+BASELINE_CHOSEN = "cmp_baseline_chosen"
 
 
 def option_labels(prefix: str) -> Callable[[object], str]:
@@ -59,13 +61,23 @@ def best_system(analyses: Mapping[str, CorpusAnalysis]) -> str:
     return max(analyses, key=lambda name: analyses[name].result.score)
 
 
+def _baseline_chosen() -> None:
+    st.session_state[BASELINE_CHOSEN] = True
+
+
 def test_controls(analyses: Mapping[str, CorpusAnalysis]) -> TestSettings:
-    """The baseline (default: the best BLEU; kept across reruns while it is one of the systems) and the tests."""
+    """The baseline (the best BLEU under the current settings until the user picks one; kept while it is one of
+    the systems) and the tests."""
+    ss = st.session_state
     names = list(analyses)
-    if st.session_state.get(BASELINE) not in names:
-        st.session_state[BASELINE] = best_system(analyses)
+    if ss.get(BASELINE) not in names:
+        ss[BASELINE_CHOSEN] = False
+    if not ss.get(BASELINE_CHOSEN):
+        ss[BASELINE] = best_system(analyses)
     cols = st.columns([2, 2, 1, 1, 1, 1])
-    baseline = cols[0].selectbox(t("verdict.baseline"), names, key=BASELINE, help=t("verdict.baseline_help"))
+    baseline = cols[0].selectbox(
+        t("verdict.baseline"), names, key=BASELINE, help=t("verdict.baseline_help"), on_change=_baseline_chosen
+    )
     test = cols[1].radio(
         t("verdict.test"), TESTS, format_func=option_labels("significance.test_"), key="cmp_test", horizontal=True
     )

@@ -318,3 +318,27 @@ def test_chinese_systems_under_13a_are_warned_as_on_corpus() -> None:
     expected = "a is 100% Chinese/Japanese characters, but the 13a tokenizer splits only at spaces"
     assert any(expected in plain(w.value) for w in warned.warning), [w.value for w in warned.warning]
     assert not any("Chinese/Japanese characters" in plain(w.value) for w in upload("zh").warning)
+
+
+def test_the_baseline_follows_the_best_system_until_the_user_picks_one() -> None:
+    reference = "The Big Cat sat on the Mat today"
+    systems = {"a": "the big cat sat on the mat today", "b": "The Big Cat sat in a Mat today"}
+    at = page()
+    at.radio(key="cmp_mode").set_value("upload").run()
+    at.file_uploader(key="cmp_systems").set_value([(f"{n}.txt", h.encode(), "text/plain") for n, h in systems.items()])
+    at.file_uploader(key="cmp_references").set_value([("ref.txt", reference.encode(), "text/plain")])
+    at.run()
+
+    def best(lowercase: bool) -> str:
+        scores = {n: BLEU(lowercase=lowercase).corpus_score([h], [[reference]]).score for n, h in systems.items()}
+        return max(scores, key=scores.__getitem__)
+
+    assert (best(False), best(True)) == ("b", "a")  # the lowercase setting changes the best system
+    assert at.selectbox(key="cmp_baseline").value == "b"
+    at.checkbox(key="bleu_lowercase").check().run()
+    assert at.selectbox(key="cmp_baseline").value == "a"  # not chosen by the user: it follows the best
+    at.selectbox(key="cmp_baseline").set_value("b").run()
+    at.checkbox(key="bleu_lowercase").uncheck().run()
+    at.checkbox(key="bleu_lowercase").check().run()
+    assert not at.exception
+    assert at.selectbox(key="cmp_baseline").value == "b"  # chosen: it stays

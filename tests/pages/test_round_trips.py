@@ -212,6 +212,13 @@ def test_a_new_pair_opens_on_a_segment_of_its_own_list() -> None:
     table = next(d.value for d in at.dataframe if "difference" in d.value.columns)
     assert shown == int(table["segment"].iloc[0])  # the first row of the list beside it
     assert any(f"**terse**: sentence BLEU {sentence_scores('terse')[shown - 1]:.2f}" in m.value for m in at.markdown)
+    # other settings make another list too: a typed segment gives way to its first row
+    typed = next(s for s in range(1, len(new_list) + 1) if s != shown)
+    at.number_input(key=S.COMPARE_SEGMENT).set_value(typed).run()
+    at.slider(key=S.settings_key("max_n")).set_value(2).run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "difference" in d.value.columns)
+    assert at.number_input(key=S.COMPARE_SEGMENT).value == int(table["segment"].iloc[0])
 
 
 def test_scatter_legend_names_the_systems() -> None:
