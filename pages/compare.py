@@ -305,6 +305,9 @@ def show_details(analyses: dict[str, Any], data: cached.Systems, settings: BleuO
 def render(data: cached.Systems, settings: BleuOptions) -> None:
     for finding in cached.systems_cjk_cached(data, settings.tokenize):
         st.warning(views.md_escape(finding_message(finding)))
+    for group in cached.identical_systems_cached(data):
+        names = t("verdict.list_separator").join(views.md_escape(name) for name in group)
+        st.warning(t("compare.identical_systems", names=names))
     with st.spinner(t("compare.counting")):
         analyses = cached.systems_analyses_cached(data, settings)
     choice = metric_verdict.metric_choice()

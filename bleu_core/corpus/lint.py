@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
@@ -232,6 +232,15 @@ def check_invisible(inputs: LintInput) -> list[LintFinding]:
         return []
     params = (("name", hyp_name), ("count", len(controls)), ("where", _numbers(controls)))
     return [LintFinding("info", "invisible", _counted("invisible", len(controls)), params)]
+
+
+def identical_systems(systems: Mapping[str, Sequence[str]]) -> list[tuple[str, ...]]:
+    """Groups of two or more systems whose outputs are the same line for line (one file loaded twice?), in the
+    systems' order."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, lines in systems.items():
+        groups.setdefault(tuple(lines), []).append(name)
+    return [tuple(names) for names in groups.values() if len(names) > 1]
 
 
 #: The checks, in the order their findings are listed within a level.

@@ -32,7 +32,7 @@ from bleu_core.compare.paired import compare_metric
 from bleu_core.compare.ranking import Comparison, compare_from_stats
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
 from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
-from bleu_core.corpus.lint import LintFinding, check_cjk, lint_corpus
+from bleu_core.corpus.lint import LintFinding, check_cjk, identical_systems, lint_corpus
 from bleu_core.corpus.ngram_lists import NgramContrast, characteristic_ngrams
 from bleu_core.corpus.produced_ngrams import NgramFilter, NgramStat, ProducedLists, Ranking, ngram_stats, produced_lists
 from bleu_core.corpus.relative import RelativeDiagnosis, relative_diagnosis
@@ -211,6 +211,12 @@ def systems_cjk_cached(data: Systems, tokenize: str) -> tuple[LintFinding, ...]:
     punctuation (the first system is checked: the references translate the same text)."""
     name, lines = next(iter(data.outputs.items()))
     return tuple(lint_corpus((name, lines), [], tokenize, rules=[check_cjk]))
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=BY_KEY)
+def identical_systems_cached(data: Systems) -> list[tuple[str, ...]]:
+    """Groups of systems with the same output line for line (:func:`bleu_core.corpus.lint.identical_systems`)."""
+    return identical_systems(data.outputs)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

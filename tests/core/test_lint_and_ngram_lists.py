@@ -7,7 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_core import make_options
-from bleu_core.corpus.lint import RULES, LintInput, check_empty_lines, check_line_counts, lint_corpus
+from bleu_core.corpus.lint import (
+    RULES,
+    LintInput,
+    check_empty_lines,
+    check_line_counts,
+    identical_systems,
+    lint_corpus,
+)
 from bleu_core.corpus.ngram_lists import characteristic_ngrams, ngram_tallies, plain_characteristic_ngrams
 from tests.conftest import Pair, read_plain
 
@@ -159,3 +166,9 @@ def test_every_finding_has_a_catalog_message_in_every_language() -> None:
             for language in LANGUAGES:
                 assert text(f"lint.{finding.key}", language, **dict(finding.params))
     assert len(keys) == 13
+
+
+def test_identical_systems_are_grouped_in_order() -> None:
+    systems = {"a": ["x", "y"], "b": ["x"], "c": ["x", "y"], "d": ["x"], "e": ["z", "y"]}
+    assert identical_systems(systems) == [("a", "c"), ("b", "d")]
+    assert identical_systems({"a": ["x"], "b": ["y"]}) == []

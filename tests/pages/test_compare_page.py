@@ -342,3 +342,19 @@ def test_the_baseline_follows_the_best_system_until_the_user_picks_one() -> None
     at.checkbox(key="bleu_lowercase").check().run()
     assert not at.exception
     assert at.selectbox(key="cmp_baseline").value == "b"  # chosen: it stays
+
+
+def test_systems_with_the_same_output_are_named() -> None:
+    at = page()
+    at.radio(key="cmp_mode").set_value("upload").run()
+    same = b"the cat sat on the mat\nit rained\n"
+    files = [("x.txt", same, "text/plain"), ("y.txt", same, "text/plain"), ("z.txt", b"a cat sat\nit rains\n", "")]
+    at.file_uploader(key="cmp_systems").set_value(files)
+    at.file_uploader(key="cmp_references").set_value([("ref.txt", b"the cat is on the mat\nit rained\n", "")])
+    at.run()
+    assert not at.exception
+    warned = [plain(w.value) for w in at.warning if "same output line for line" in w.value]
+    assert warned == [
+        "x, y have the same output line for line (one file loaded twice?): their scores are equal and no test can "
+        "tell them apart."
+    ]
