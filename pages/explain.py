@@ -218,6 +218,7 @@ def sidebar() -> tuple[BleuOptions | None, list[float]]:
             list(S.TOKENIZER_LABELS),
             format_func=lambda name: text(f"settings.tok_{name}", lang),
             key=S.TOKENIZE,
+            help=t("settings.tokenizer_help"),
         )
         st.checkbox(t("settings.lowercase"), key=S.LOWERCASE)
         st.checkbox(t("explain.paper"), key=S.PAPER, help=t("explain.paper_help"))

@@ -89,6 +89,7 @@ def bleu_settings() -> BleuOptions | None:
             list(S.TOKENIZER_LABELS),
             format_func=_bound("settings.tok_"),
             key=_widget("tokenize"),
+            help=t("settings.tokenizer_help"),
         )
         st.checkbox(t("settings.lowercase"), key=_widget("lowercase"))
         smooth = st.selectbox(

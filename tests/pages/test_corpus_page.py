@@ -240,3 +240,9 @@ def test_words_written_with_other_characters_are_named_in_the_ngram_view() -> No
     assert rows[("–", "-")].kind == "dash, hyphen or minus"
     notice = next(w.value for w in at.warning if "other characters" in w.value)
     assert notice.startswith("2 words or marks") and "up to 3 unigram matches" in notice
+
+
+def test_the_tokenizer_box_says_why_ja_mecab_is_not_offered() -> None:
+    at = page()
+    box = at.selectbox(key="bleu_tokenize")
+    assert "ja-mecab" not in box.options and "`ja-mecab` needs the `MeCab` library" in str(box.help)
