@@ -290,13 +290,28 @@ _DELIMITERS = "._- "
 
 
 def short_names(file_names: Sequence[str]) -> list[str]:
-    """Default system names: the file names without the prefix and suffix they all share.
+    """Default system names: the file names without the prefix and suffix they all share, then without what the
+    files of each family share (the names whose first part, up to a ``.``, ``_`` or space, is the same).
 
-    ``generaltest2022.de-en.hyp.Online-A.en`` and ``…hyp.LT22.en`` become ``Online-A`` and ``LT22``; the cut is
-    made at a ``.``, ``_``, ``-`` or space so that names stay readable.  With one file, or when the short names
-    would collide or vanish, the file names are kept.
+    ``generaltest2022.de-en.hyp.Online-A.en`` and ``…hyp.LT22.en`` become ``Online-A`` and ``LT22``, also beside
+    a ``mine.en`` of another family; the cut is made at a ``.``, ``_``, ``-`` or space so that names stay readable.
+    With one file, or when the short names would collide or vanish, the file names are kept.
     """
-    names = [PurePath(name).name for name in file_names]
+    names = _without_shared_affixes([PurePath(name).name for name in file_names])
+    families: dict[str, list[int]] = {}
+    for index, name in enumerate(names):
+        families.setdefault(re.split(r"[._ ]", name, maxsplit=1)[0], []).append(index)
+    shortened = list(names)
+    for members in families.values():
+        if 1 < len(members) < len(names):
+            for index, short in zip(members, _without_shared_affixes([names[i] for i in members]), strict=True):
+                shortened[index] = short
+    return shortened if len(set(shortened)) == len(shortened) else names
+
+
+def _without_shared_affixes(names: list[str]) -> list[str]:
+    """``names`` without the prefix and suffix they all share (cut at a delimiter); unchanged when they would
+    collide or vanish, or for one name."""
     if len(names) < 2:
         return names
     prefix = os.path.commonprefix(names)  # noqa: RUF071 (characters, not path components, are meant)

@@ -358,3 +358,12 @@ def test_systems_with_the_same_output_are_named() -> None:
         "x, y have the same output line for line (one file loaded twice?): their scores are equal and no test can "
         "tell them apart."
     ]
+
+
+def test_short_names_shorten_each_family_of_file_names() -> None:
+    wmt = ["generaltest2022.en-de.hyp.Online-A.de", "generaltest2022.en-de.hyp.PROMT.de"]
+    assert short_names(wmt) == ["Online-A", "PROMT"]
+    # beside files of another family the WMT names still lose what they share (they were cut to one label)
+    assert short_names(["mine.de", *wmt]) == ["mine", "Online-A", "PROMT"]
+    assert short_names(["hyp_utf16.de", "hyp_crlf.de", *wmt]) == ["utf16", "crlf", "Online-A", "PROMT"]
+    assert short_names(["only.txt"]) == ["only.txt"]
