@@ -66,7 +66,7 @@ def load_values(values: dict[str, Any]) -> None:
     ss[S.LOWERCASE] = bool(values["lowercase"])
     ss[S.EFFECTIVE] = bool(values["effective_order"])
     ss[S.PAPER] = bool(values["paper"])
-    ss[S.PRESET] = values.get("preset") or S.CUSTOM
+    ss[S.PRESET] = values.get("preset") or S.EXPLAIN_CUSTOM
     ss[S.METRIC] = values.get("metric", "bleu")
     ss[S.PRESENT] = bool(values.get("present"))
     ss[S.STEP] = int(values.get("step", 1))
@@ -90,14 +90,14 @@ def on_preset() -> None:
     if preset is None:
         return
     if ss.get(SHOWN_TEXTS) not in (None, (ss.get(S.CANDIDATE), ss.get(S.REFERENCES))):
-        ss[S.PRESET] = S.CUSTOM
+        ss[S.PRESET] = S.EXPLAIN_CUSTOM
         return
     load_values({**explain_link.preset_values(preset), "preset": preset.key, "present": ss.get(S.PRESENT)})
 
 
 def on_text_edit() -> None:
     """Edited text is no longer the example: the menu says so and the lesson goes."""
-    st.session_state[S.PRESET] = S.CUSTOM
+    st.session_state[S.PRESET] = S.EXPLAIN_CUSTOM
 
 
 def on_weights(mode: str) -> None:
@@ -153,7 +153,7 @@ def on_upload(kind: str) -> None:
     else:
         ss[S.REFERENCES] = "\n".join(" ".join(lines) for _, lines in texts if lines)
         ss[S.UPLOADED] = [(name, len(lines)) for name, lines in texts if lines]
-    ss[S.PRESET] = S.CUSTOM
+    ss[S.PRESET] = S.EXPLAIN_CUSTOM
 
 
 def initialize() -> list[str]:
@@ -253,7 +253,7 @@ def inputs() -> tuple[str, list[str]]:
     ss = st.session_state
     st.selectbox(
         t("explain.example"),
-        [S.CUSTOM, *(p.key for p in PRESETS)],
+        [S.EXPLAIN_CUSTOM, *(p.key for p in PRESETS)],
         format_func=partial(preset_label, lang=language()),
         key=S.PRESET,
         on_change=on_preset,

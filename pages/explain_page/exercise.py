@@ -369,7 +369,7 @@ def walkthrough_text() -> dict[str, Any] | None:
     ss = st.session_state
     candidate = str(ss.get(S.CANDIDATE, ""))
     references = [line for line in str(ss.get(S.REFERENCES, "")).split("\n") if line.strip()]
-    if ss.get(S.PRESET) != S.CUSTOM or not candidate.strip() or not references:
+    if ss.get(S.PRESET) != S.EXPLAIN_CUSTOM or not candidate.strip() or not references:
         return None
     return {"candidate": candidate, "reference": references, "max_n": str(min(int(ss.get(S.MAX_N, 4)), 4))}
 

@@ -28,8 +28,6 @@ SMOOTH_VALUE = "ex_smooth_value"
 LOWERCASE = "ex_lowercase"
 EFFECTIVE = "ex_effective"
 PRESET = "ex_preset"
-#: The preset box's value when the walkthrough shows the user's own text.
-CUSTOM = "custom"
 HIGHLIGHT = "ex_highlight"
 UPLOAD_ERROR = "ex_upload_error"
 LOADED = "ex_loaded"
@@ -182,7 +180,7 @@ def other_systems(session: Mapping[Any, Any]) -> dict[str, list[str]]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-#: The Explain page's "own text" entry of its example list (pages/explain.py's CUSTOM; a test keeps them equal).
+#: The Explain page's "own text" entry of its example list: the preset box's value when it shows the user's text.
 EXPLAIN_CUSTOM = "custom"
 
 
