@@ -151,6 +151,7 @@ def downloads(
         frame,
         [metric_views.summary_line(v, language(), escape=str) for v in verdicts],
         disagreements,
+        {v.name: v.ranks for v in verdicts},
         signatures=signatures,
         settings={
             t("verdict.test"): test_name(chosen.test),

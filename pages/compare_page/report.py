@@ -151,10 +151,6 @@ def _charts(
         score = comparison.score(name)
         low, high = (interval[0] - interval[1], interval[0] + interval[1]) if interval else (score, score)
         scores.append(Row(str(name), score, low, high, "#3b6ea8"))
-    rank_rows = [
-        Row(r.system, None, r.best - 0.4, r.worst + 0.4, PALETTE[(r.cluster - 1) % len(PALETTE)], r.label)
-        for r in ranks
-    ]
     # approximate randomization has p-values and no interval: its titles promise none
     intervals = comparison.test == "bs"
     delta_key = "verdict.report_chart_delta" if intervals else "fit.report_chart_delta_no_interval"
@@ -163,10 +159,17 @@ def _charts(
         interval_svg(
             text("verdict.chart_ci" if intervals else "fit.chart_scores_no_interval", language), scores, "BLEU"
         ),
-        interval_svg(
-            text("verdict.report_chart_ranks", language), rank_rows, text("verdict.axis_rank_range", language)
-        ),
+        _rank_svg(text("verdict.report_chart_ranks", language), ranks, language),
     ]
+
+
+def _rank_svg(title: str, ranks: Sequence[SystemRank], language: str) -> str:
+    """Each system's rank range, coloured by its cluster."""
+    rows = [
+        Row(r.system, None, r.best - 0.4, r.worst + 0.4, PALETTE[(r.cluster - 1) % len(PALETTE)], r.label)
+        for r in ranks
+    ]
+    return interval_svg(title, rows, text("verdict.axis_rank_range", language))
 
 
 def _or(value: float | None, fallback: float) -> float:
@@ -215,6 +218,7 @@ def metrics_report(
     frame: pd.DataFrame,
     summaries: Sequence[str],
     disagreements: Sequence[str],
+    ranks: Mapping[str, Sequence[SystemRank]],
     *,
     signatures: Mapping[str, str],
     settings: Mapping[str, str],
@@ -222,7 +226,8 @@ def metrics_report(
     language: str = DEFAULT_LANGUAGE,
 ) -> str:
     """The verdict in several metrics as one HTML document: each metric's signature, the settings, the table side by
-    side, each metric's summary and the disagreements (sentences with raw names and ``**bold**``, escaped here)."""
+    side, each metric's summary and rank-range chart (``ranks``: each metric's), and the disagreements (sentences
+    with raw names and ``**bold**``, escaped here)."""
     shown = frame.copy()
     shown["score"] = [f"{v:.2f}" for v in shown["score"]]
     settings_rows = "".join(
@@ -237,6 +242,8 @@ def metrics_report(
     title = html.escape(text("metrics_verdict.report_title", language, metrics=metrics))
     created_line = html.escape(text("verdict.report_created", language, time=created.strftime("%Y-%m-%d %H:%M UTC")))
     summary_text, disagreement_text = _paragraphs("\n\n".join(summaries)), _paragraphs("\n\n".join(disagreements))
+    heading = text("verdict.report_chart_ranks", language)
+    charts = "\n".join(f"<figure>{_rank_svg(f'{name} — {heading}', r, language)}</figure>" for name, r in ranks.items())
     return f"""<!DOCTYPE html>
 <html lang="{language}"><head><meta charset="utf-8"><title>{title}</title><style>{STYLE}</style></head>
 <body>
@@ -249,6 +256,8 @@ def metrics_report(
 {_table(metric_views.display_frame(shown, language), language)}
 <h2>{html.escape(text("metrics_verdict.report_summary", language))}</h2>
 {summary_text}
+<h2>{html.escape(text("verdict.report_charts", language))}</h2>
+{charts}
 <h2>{html.escape(text("metrics_verdict.disagreements", language))}</h2>
 {disagreement_text}
 </body></html>

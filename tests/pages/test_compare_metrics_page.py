@@ -8,6 +8,7 @@ interval of Δ), and the disagreement from sacreBLEU's corpus scores.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,11 @@ def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPat
             name: (best[name], worst[name]) for name in SYSTEMS
         }
         assert {row["system"]: row[label] for row in rows} == {name: round(scores[name], 2) for name in SYSTEMS}
+        # the HTML report draws the same ranges, one chart per metric: each system's row ends with its range
+        figure = reports[-1].split(f'aria-label="{label} — Rank ranges (colour: cluster)"')[1].split("</svg>")[0]
+        for name in SYSTEMS:
+            shown_range = str(best[name]) if best[name] == worst[name] else f"{best[name]}–{worst[name]}"
+            assert re.search(f"<title>{name}</title>.*?>{shown_range}</text></g>", figure), (label, name)
         for name in SYSTEMS:
             shown = table.loc[name, "Δ (95% CI)"]
             delta = scores[name] - scores[base]
@@ -207,6 +213,7 @@ def test_hostile_names_are_escaped_in_sentences_and_report() -> None:
         metric_views.metric_frame(verdicts),
         [],
         [metric_views.disagreement_sentence(d, escape=str) for d in found],
+        {v.name: v.ranks for v in verdicts},
         signatures={"<b>": "<i>"},
         settings={"baseline": "<script>"},
         created=datetime.now(UTC),
