@@ -82,18 +82,19 @@ class ChrfOptions:
 # Text -> n-gram counts
 
 
+def word_pieces(word: str) -> tuple[str, ...]:
+    """chrF++'s words from one whitespace-separated word: one ASCII punctuation mark split off its end, else off its
+    start (so ``"(hi)"`` gives ``"(hi"`` and ``")"``, as in sacreBLEU); a one-character word stays whole."""
+    if len(word) > 1 and word[-1] in PUNCTUATION:
+        return word[:-1], word[-1]
+    if len(word) > 1 and word[0] in PUNCTUATION:
+        return word[0], word[1:]
+    return (word,)
+
+
 def split_words(text: str) -> list[str]:
-    """chrF++'s words: whitespace-separated, one ASCII punctuation mark split off the end of a word, else off
-    its start (so ``"(hi)"`` gives ``"(hi"`` and ``")"``, as in sacreBLEU); one-character words stay whole."""
-    words: list[str] = []
-    for word in text.split():
-        if len(word) > 1 and word[-1] in PUNCTUATION:
-            words += (word[:-1], word[-1])
-        elif len(word) > 1 and word[0] in PUNCTUATION:
-            words += (word[0], word[1:])
-        else:
-            words.append(word)
-    return words
+    """chrF++'s words of a text: :func:`word_pieces` of each whitespace-separated word."""
+    return list(chain.from_iterable(map(word_pieces, text.split())))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,13 +293,33 @@ def char_ids(texts: Sequence[str]) -> tuple[IntArray, IntArray, int]:
     return rank[codes] - 1, lengths, max(int(rank[-1]), 1)
 
 
-def word_ids(texts: Sequence[Sequence[str]]) -> tuple[IntArray, IntArray, int]:
-    """Every word of ``texts`` (each a list of words) as an id (equal words, equal ids), each text's number of
-    words, and a bound above every id."""
-    vocabulary: dict[str, int] = {}
-    words = list(chain.from_iterable(texts))
-    ids = np.fromiter(map(vocabulary.setdefault, words, count()), dtype=np.int64, count=len(words))
-    return ids, np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), max(len(words), 1)
+def word_ids(to_split: Sequence[str], split: Sequence[str]) -> tuple[IntArray, IntArray, int]:
+    """Every word of the texts ``to_split`` (as :func:`split_words` gives them), then of the texts ``split``
+    (already split: their whitespace-separated words), as an id (equal words, equal ids), each text's number of
+    words, and a bound above every id.  Each distinct word of ``to_split`` is split once, not each occurrence."""
+    ids: dict[str, int] = {}
+    units = count()
+    tokens = [text.split() for text in to_split]
+    flat = list(chain.from_iterable(tokens))
+    seen: dict[str, int] = {}
+    first_seen = np.fromiter(map(seen.setdefault, flat, count()), dtype=np.int64, count=len(flat))
+    halves = np.full((len(flat), 2), -1, dtype=np.int64)  # a word's one or two pieces, at its first occurrence
+    for word, at in seen.items():
+        pieces = word_pieces(word)
+        halves[at, : len(pieces)] = [ids.setdefault(piece, next(units)) for piece in pieces]
+    pieces_of = halves[first_seen]
+    held = pieces_of >= 0
+    before = np.concatenate(([0], np.cumsum(held.sum(axis=1))))
+    ends = np.cumsum(np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens)))  # each text's last word
+    ready_tokens = [text.split() for text in split]
+    ready = list(chain.from_iterable(ready_tokens))
+    ready_ids = np.fromiter(map(ids.setdefault, ready, units), dtype=np.int64, count=len(ready))
+    ready_lengths = np.fromiter(map(len, ready_tokens), dtype=np.int64, count=len(split))
+    return (
+        np.concatenate((pieces_of[held], ready_ids)),
+        np.concatenate((np.diff(before[ends], prepend=0), ready_lengths)),
+        max(next(units), 1),
+    )
 
 
 def _positions(texts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray, IntArray]:
@@ -347,32 +368,59 @@ def packed_matches(
     """What :func:`numbered_matches` returns, or ``None`` when an n-gram, its pair and its side do not fit in one
     int64 key.
 
-    Each n-gram packs with its pair into one integer, built from the key one order below by a shift (units are
-    renumbered within their pair when there are too many distinct ones), and the lowest bit says which text it
-    comes from.  Sorted, a key's runs are its counts in the hypothesis then in the reference: no n-gram is ever
-    numbered, nothing is looked up.  Measured gain (``python -m bench.tricks``, character 1- to 6-grams of one
-    system against reference A): 1.2x on WMT22 de-en, 1.05x on en-zh (its characters are renumbered per pair)."""
+    Each position of each text packs into one integer: its pair, the ``max_order`` units from it (0 past the
+    text's end, so units are numbered from 1, renumbered within their pair when there are too many distinct
+    ones) and, lowest, the side it comes from.  One sort orders every order's n-grams at once, since an n-gram
+    is a key's leading bits: the runs of equal leading bits are the n-grams of that order, and a run's count of
+    reference keys and of the others are its counts in the two texts.  Measured gain over :func:`numbered_matches`
+    in docs/benchmarks.md (``python -m bench.tricks``)."""
+    packed = _packed_keys(ids, lengths, bound, max_order, hyp_text, ref_text)
+    if packed is None:
+        return None
+    key, bits = packed
+    from_ref = key & 1
+    refs_before = np.cumsum(from_ref) - from_ref
+    refs_total = int(from_ref.sum())
+    change = key[1:] ^ key[:-1]  # its highest bit: where two neighbours first differ
+    pairs = np.searchsorted(key, np.arange(len(hyp_text) + 1) << (bits * max_order + 1))
+    matches = []
+    for n in range(1, max_order + 1):
+        shift = 1 + bits * (max_order - n)
+        starts = np.concatenate(([0], np.flatnonzero(change >= 1 << shift) + 1)) if len(key) else pairs[:0]
+        in_ref = np.diff(refs_before[starts], append=refs_total)
+        held = np.minimum(np.diff(starts, append=len(key)) - in_ref, in_ref)
+        held[(key[starts] >> shift) & ((1 << bits) - 1) == 0] = 0  # the n-gram runs past its text's end
+        total = np.concatenate(([0], np.cumsum(held)))
+        edges = np.searchsorted(starts, pairs)
+        matches.append(total[edges[1:]] - total[edges[:-1]])
+    return matches
+
+
+def _packed_keys(
+    ids: IntArray, lengths: IntArray, bound: int, max_order: int, hyp_text: IntArray, ref_text: IntArray
+) -> tuple[IntArray, int] | None:
+    """:func:`packed_matches`'s keys, sorted, and the bits of one unit (``None`` when a key would not fit)."""
     hyp, ref = _positions(hyp_text, lengths), _positions(ref_text, lengths)
     pair, at, end = (np.concatenate(parts) for parts in zip(hyp, ref, strict=True))
-    local, bits = ids[at], max(bound - 1, 1).bit_length()
+    local, bits = ids[at] + 1, max(bound, 1).bit_length()
     room = KEY_BITS - 1 - len(hyp_text).bit_length()
     if bits * max_order > room:  # many distinct units: renumber them within each pair
-        code = pair * bound + local
+        code = pair * bound + ids[at]
         alphabet = _runs(np.sort(code))[0]
         first = np.searchsorted(alphabet, np.arange(len(hyp_text) + 1) * bound)
-        bits = max(int(np.diff(first).max(initial=1) - 1).bit_length(), 1)
+        bits = int(np.diff(first).max(initial=1)).bit_length()
         if bits * max_order > room:
             return None
-        local = np.searchsorted(alphabet, code) - first[pair]
-    units_after, from_ref = end - at - 1, (np.arange(len(at)) >= len(hyp[0])).astype(np.int64)
-    key, matches = pair, []
-    for n in range(1, max_order + 1):
-        key = (key[: len(key) - (n > 1)] << bits) | local[n - 1 :]
-        keys, counts = _runs(np.sort(((key << 1) | from_ref[: len(key)])[units_after[: len(key)] >= n - 1]))
-        both = np.flatnonzero(keys[1:] >> 1 == keys[:-1] >> 1)  # a hypothesis run, then the reference's
-        held = np.minimum(counts[both], counts[both + 1])
-        matches.append(np.bincount(keys[both] >> (bits * n + 1), weights=held, minlength=len(hyp_text)))
-    return [match.astype(np.int64) for match in matches]
+        local = np.searchsorted(alphabet, code) - first[pair] + 1
+    units_after, key = end - at - 1, pair.copy()
+    for j in range(max_order):
+        key <<= bits
+        reach = max(len(key) - j, 0)
+        key[:reach] |= local[j:] * (units_after[:reach] >= j)
+    key <<= 1
+    key[len(hyp[0]) :] |= 1
+    key.sort()
+    return key, bits
 
 
 def pair_rows(
@@ -411,4 +459,4 @@ def _char_units(
 def _word_units(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
 ) -> tuple[IntArray, IntArray, int]:
-    return word_ids([*map(split_words, hypotheses), *(ref.split() for ref in chain.from_iterable(references))])
+    return word_ids(hypotheses, list(chain.from_iterable(references)))
