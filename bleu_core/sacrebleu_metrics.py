@@ -21,6 +21,7 @@ from bleu_core.compare.metrics import chrf_resampled_scores
 from bleu_core.compare.significance import DEFAULT_SEED
 from bleu_core.sacrebleu_format import checked_hypotheses, checked_references, sentence_reference_streams
 from bleu_core.stats import chrf, ter
+from bleu_core.stats.segment_stats import resampled_totals
 from bleu_core.version import __version__
 
 ScoreT = TypeVar("ScoreT", bound=Score)
@@ -217,7 +218,7 @@ class TER(_Metric[TERScore]):
 
 def bootstrap_ter_scores(stats: ter.FloatArray, n_samples: int, seed: int) -> list[Score]:
     """The resampled corpora's scores as sacreBLEU's ``TERScore`` objects (for ``estimate_ci``)."""
-    totals = ter.bootstrap_totals(stats, n_samples, seed)
+    totals = resampled_totals(stats, n_samples, seed)
     scores = ter.bootstrap_scores(totals)
     return [TERScore(score, edits, length) for score, (edits, length) in zip(scores, totals, strict=True)]
 

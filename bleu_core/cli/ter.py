@@ -17,6 +17,7 @@ from bleu_core.cli.metrics import Printer, paired_rows, paired_signature
 from bleu_core.cli.report import PairedRow, Report
 from bleu_core.compare.metrics import ter_signature
 from bleu_core.stats import ter
+from bleu_core.stats.segment_stats import resampled_totals
 
 
 def add_ter_flags(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +43,7 @@ def printer(options: ter.TerOptions) -> Printer:
     """TER's printed forms (:class:`bleu_core.cli.metrics.Printer`)."""
 
     def resampled(stats: ter.FloatArray, n: int, seed: int) -> list[Score]:
-        totals = ter.bootstrap_totals(stats, n, seed)
+        totals = resampled_totals(stats, n, seed)
         scores = ter.bootstrap_scores(totals)
         return [TERScore(x, edits, length) for x, (edits, length) in zip(scores, totals, strict=True)]
 

@@ -31,7 +31,7 @@ from bleu_core.i18n import Message
 from bleu_core.limits import LIMITS, Limits, chrf_refused
 from bleu_core.options import BleuOptions, make_options
 from bleu_core.stats import chrf, ter
-from bleu_core.stats.segment_stats import SegmentStats
+from bleu_core.stats.segment_stats import SegmentStats, resampled_totals
 from bleu_core.version import __version__
 
 IntArray = NDArray[np.int64]
@@ -113,7 +113,7 @@ class ChrfMetric:
     def scores(self, sums: Sums, kind: str) -> FloatArray:
         """float64 for real rows and trials; for resamples float32, as sacreBLEU's, unless a resample takes one
         of sacreBLEU's branches that return a Python float (then NumPy makes the whole array float64).  Resampled
-        sums may come summed in float32 already (``chrf.bootstrap_totals``)."""
+        sums may come summed in float32 already (``resampled_totals``)."""
         if kind != RESAMPLE:
             return np.asarray(chrf.chrf_scores(sums.astype(np.int64, copy=False), self.options), dtype=np.float64)
         if self.options.eps_smoothing:
@@ -131,7 +131,7 @@ class ChrfMetric:
 def chrf_resampled_scores(stats: IntArray, options: chrf.ChrfOptions, n_samples: int, seed: int) -> list[Any]:
     """chrF of the resampled corpora of sacreBLEU's interval (``--confidence``, ``n_bootstrap``), each value of the
     type sacreBLEU's is: ``numpy.float32``, or a Python float where its branches return one."""
-    scores = ChrfMetric(options).scores(chrf.bootstrap_totals(stats, n_samples, seed), RESAMPLE)
+    scores = ChrfMetric(options).scores(resampled_totals(stats, n_samples, seed), RESAMPLE)
     return scores.tolist() if scores.dtype == np.float64 else list(scores)
 
 

@@ -11,17 +11,16 @@ Like BLEU's, a corpus score is the score of the column sums: ``chrf_score(stats,
 references a segment keeps the statistics of its best reference: the first one with the highest F-score, the
 score computed by the same rule as the corpus score (so the choice depends on ``eps_smoothing``).
 
-Counting is vectorized over a chunk of segments: each n-gram of a (hypothesis, reference) pair packs with the
-pair into one integer key, sorted keys give the counts of both texts at once, and the F-scores of every pair are
-computed at once.  When keys would not fit in 64 bits (very many distinct units in one pair) the n-grams are
-numbered order by order instead.  Below ``VECTOR_MIN_SEGMENTS`` (a sentence score) one ``Counter`` per text and
-order is quicker, and is used instead.  Timings are in docs/benchmarks.md.
+Counting is vectorized over a chunk of segments: one sort of packed integer keys gives every order's counts in
+both texts of every (hypothesis, reference) pair (:func:`packed_matches`; n-grams numbered order by order when a
+key would not fit).  Below ``VECTOR_MIN_SEGMENTS`` (a sentence score) one ``Counter`` per text and order is
+quicker, and is used instead.  Timings are in docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
 
@@ -158,15 +157,6 @@ def corpus_and_segment_scores(
     return chrf_score(stats, options), np.atleast_1d(chrf_scores(stats, options))
 
 
-def bootstrap_totals(stats: IntArray, n_samples: int, seed: int) -> NDArray[np.float32]:
-    """The summed statistics of ``n_samples`` resampled corpora, drawn as sacreBLEU does for its interval: segments
-    drawn with ``numpy.random.default_rng(seed)``, statistics summed in float32.  Scored by
-    :meth:`bleu_core.compare.metrics.ChrfMetric.scores` in sacreBLEU's arithmetic for resamples."""
-    drawn = np.random.default_rng(seed).choice(len(stats), size=(n_samples, len(stats)), replace=True)
-    table = stats.astype(np.float32)
-    return np.stack([table[row].sum(axis=0) for row in drawn])
-
-
 # ---------------------------------------------------------------------------------------------
 # Text -> statistics
 
@@ -284,10 +274,10 @@ def plain_rows(
 
 def char_ids(texts: Sequence[str]) -> tuple[IntArray, IntArray, int]:
     """Every character of ``texts`` as a dense id (equal characters, equal ids), each text's length, and the
-    number of distinct characters (ids are ranks in a table of every code point: no sort)."""
+    number of distinct characters (ids are ranks in a table of the code points up to the highest one: no sort)."""
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    present = np.zeros(0x110000, dtype=np.int64)
+    present = np.zeros(int(codes.max(initial=0)) + 1, dtype=np.int64)
     present[codes] = 1
     rank = np.cumsum(present)
     return rank[codes] - 1, lengths, max(int(rank[-1]), 1)
@@ -301,25 +291,29 @@ def word_ids(to_split: Sequence[str], split: Sequence[str]) -> tuple[IntArray, I
     units = count()
     tokens = [text.split() for text in to_split]
     flat = list(chain.from_iterable(tokens))
-    seen: dict[str, int] = {}
-    first_seen = np.fromiter(map(seen.setdefault, flat, count()), dtype=np.int64, count=len(flat))
-    halves = np.full((len(flat), 2), -1, dtype=np.int64)  # a word's one or two pieces, at its first occurrence
-    for word, at in seen.items():
-        pieces = word_pieces(word)
-        halves[at, : len(pieces)] = [ids.setdefault(piece, next(units)) for piece in pieces]
-    pieces_of = halves[first_seen]
+    seen: dict[str, int] = {}  # each distinct word, in order: the place of its first occurrence
+    dense = np.unique(np.fromiter(map(seen.setdefault, flat, count()), dtype=np.int64), return_inverse=True)[1]
+    pieces = list(map(word_pieces, seen))
+    halves = np.full((len(pieces), 2), -1, dtype=np.int64)  # each distinct word's one or two pieces
+    halves[:, 0] = _lookup(ids, [p[0] for p in pieces], units)
+    two = [i for i, p in enumerate(pieces) if len(p) == 2]
+    halves[two, 1] = _lookup(ids, [pieces[i][1] for i in two], units)
+    pieces_of = halves[dense]
     held = pieces_of >= 0
     before = np.concatenate(([0], np.cumsum(held.sum(axis=1))))
     ends = np.cumsum(np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens)))  # each text's last word
     ready_tokens = [text.split() for text in split]
-    ready = list(chain.from_iterable(ready_tokens))
-    ready_ids = np.fromiter(map(ids.setdefault, ready, units), dtype=np.int64, count=len(ready))
     ready_lengths = np.fromiter(map(len, ready_tokens), dtype=np.int64, count=len(split))
     return (
-        np.concatenate((pieces_of[held], ready_ids)),
+        np.concatenate((pieces_of[held], _lookup(ids, list(chain.from_iterable(ready_tokens)), units))),
         np.concatenate((np.diff(before[ends], prepend=0), ready_lengths)),
         max(next(units), 1),
     )
+
+
+def _lookup(ids: dict[str, int], words: list[str], units: Iterator[int]) -> IntArray:
+    """The ids of ``words``, a new word taking the next of ``units`` (one map in C; known words skip a number)."""
+    return np.fromiter(map(ids.setdefault, words, units), dtype=np.int64, count=len(words))
 
 
 def _positions(texts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray, IntArray]:
@@ -356,24 +350,15 @@ def numbered_matches(
     return [match.astype(np.int64) for match in matches]
 
 
-def _runs(ordered: IntArray) -> tuple[IntArray, IntArray]:
-    """The distinct values of a sorted array and how often each occurs."""
-    first = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1]))) if len(ordered) else ordered
-    return ordered[first], np.diff(np.append(first, len(ordered)))
-
-
 def packed_matches(
     ids: IntArray, lengths: IntArray, bound: int, max_order: int, hyp_text: IntArray, ref_text: IntArray
 ) -> list[IntArray] | None:
-    """What :func:`numbered_matches` returns, or ``None`` when an n-gram, its pair and its side do not fit in one
-    int64 key.
+    """What :func:`numbered_matches` returns, or ``None`` when a position's key would not fit in an int64.
 
-    Each position of each text packs into one integer: its pair, the ``max_order`` units from it (0 past the
-    text's end, so units are numbered from 1, renumbered within their pair when there are too many distinct
-    ones) and, lowest, the side it comes from.  One sort orders every order's n-grams at once, since an n-gram
-    is a key's leading bits: the runs of equal leading bits are the n-grams of that order, and a run's count of
-    reference keys and of the others are its counts in the two texts.  Measured gain over :func:`numbered_matches`
-    in docs/benchmarks.md (``python -m bench.tricks``)."""
+    A position's key packs its pair, the ``max_order`` units from it (numbered from 1 within the chunk, or within
+    the pair when there are too many; 0 past its text's end) and, lowest, its side.  Sorted once, keys give every
+    order: an n-gram is a key's leading bits, so a run of equal leading bits is an n-gram, and the run's reference
+    keys and other keys are its counts in the two texts.  Gain over :func:`numbered_matches`: docs/benchmarks.md."""
     packed = _packed_keys(ids, lengths, bound, max_order, hyp_text, ref_text)
     if packed is None:
         return None
@@ -406,7 +391,7 @@ def _packed_keys(
     room = KEY_BITS - 1 - len(hyp_text).bit_length()
     if bits * max_order > room:  # many distinct units: renumber them within each pair
         code = pair * bound + ids[at]
-        alphabet = _runs(np.sort(code))[0]
+        alphabet = np.unique(code)
         first = np.searchsorted(alphabet, np.arange(len(hyp_text) + 1) * bound)
         bits = int(np.diff(first).max(initial=1)).bit_length()
         if bits * max_order > room:

@@ -9,6 +9,9 @@ Every path builds them through :meth:`SegmentStats.from_counts`, which owns two 
 
 * totals: a candidate of c tokens has max(c - n + 1, 0) n-grams of order n;
 * the reference length: the one closest to c, ties going to the shorter (:func:`closest_reference`).
+
+Two rules of chrF's and TER's statistics live here too: references fit the hypotheses (:func:`check_segments`),
+and a resampled corpus's totals (:func:`resampled_totals`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,14 @@ def check_segments(n_hypotheses: int, references: Sequence[Sequence[object]]) ->
     for segment, refs in enumerate(references):
         if not refs:
             raise ValueError(f"segment {segment + 1} has no reference; give at least one reference line per segment")
+
+
+def resampled_totals(stats: NDArray[np.int64] | NDArray[np.float64], n_samples: int, seed: int) -> NDArray[np.float32]:
+    """The summed statistics (``n_samples`` x columns) of resampled corpora, drawn as sacreBLEU draws chrF's and
+    TER's intervals: segments drawn with ``numpy.random.default_rng(seed)``, rows summed in float32."""
+    drawn = np.random.default_rng(seed).choice(len(stats), size=(n_samples, len(stats)), replace=True)
+    table = stats.astype(np.float32)
+    return np.stack([table[row].sum(axis=0) for row in drawn]).reshape(n_samples, stats.shape[1])
 
 
 def closest_reference(hyp_len: IntArray, ref_lengths: IntArray, ties: str = "shorter") -> IntArray:

@@ -173,19 +173,11 @@ def systems_too_long_for_ter(
     return None
 
 
-def bootstrap_totals(stats: FloatArray, n_samples: int, seed: int) -> NDArray[np.float32]:
-    """The summed statistics (n_samples x 2) of resampled corpora, drawn as sacreBLEU does for its interval:
-    segments drawn with ``numpy.random.default_rng(seed)``, statistics summed in float32."""
-    drawn = np.random.default_rng(seed).choice(len(stats), size=(n_samples, len(stats)), replace=True)
-    table = stats.astype(np.float32)
-    return np.stack([table[row].sum(axis=0) for row in drawn]).reshape(n_samples, 2)
-
-
 def bootstrap_scores(totals: NDArray[np.float32]) -> list[Any]:
-    """The TER of each row of :func:`bootstrap_totals` as sacreBLEU computes it: 100 · edits / length in float32
-    (``numpy.float32`` values).  A sample without reference words scores 100 (any edit) or 0: a Python float
-    when every sample is such (as in sacreBLEU), else a float32 like the others (sacreBLEU's mean fails on that
-    mix with a TypeError; here the interval is given)."""
+    """The TER of each row of resampled totals (:func:`~bleu_core.stats.segment_stats.resampled_totals`) as
+    sacreBLEU computes it: 100 · edits / length in float32 (``numpy.float32`` values).  A sample without
+    reference words scores 100 (any edit) or 0: a Python float when every sample is such (as in sacreBLEU), else a
+    float32 like the others (sacreBLEU's mean fails on that mix with a TypeError; here the interval is given)."""
     edits, lengths = totals[:, EDITS], totals[:, REF_LENGTH]
     empty = np.where(edits > 0, np.float32(100), np.float32(0))
     if not (lengths > 0).any():
