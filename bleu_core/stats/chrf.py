@@ -391,12 +391,12 @@ def _packed_keys(
     room = KEY_BITS - 1 - len(hyp_text).bit_length()
     if bits * max_order > room:  # many distinct units: renumber them within each pair
         code = pair * bound + ids[at]
-        alphabet = np.unique(code)
+        alphabet, rank = np.unique(code, return_inverse=True)
         first = np.searchsorted(alphabet, np.arange(len(hyp_text) + 1) * bound)
         bits = int(np.diff(first).max(initial=1)).bit_length()
         if bits * max_order > room:
             return None
-        local = np.searchsorted(alphabet, code) - first[pair] + 1
+        local = rank - first[pair] + 1
     units_after, key = end - at - 1, pair.copy()
     for j in range(max_order):
         key <<= bits

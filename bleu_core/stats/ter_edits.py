@@ -252,6 +252,10 @@ def edits(hyp: Sequence[int], ref: Sequence[int], reuse: bool = True) -> int:
     """
     if not ref or not hyp:
         return len(hyp) + len(ref)
+    if list(hyp) == list(ref):
+        return 0
+    if len(hyp) == len(ref) == 1:  # two different words: one substitution, nothing to shift
+        return 1
     n = len(hyp)
     beam = Beam.of(n, len(ref))
     positions: dict[int, list[int]] = {}

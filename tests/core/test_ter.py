@@ -68,6 +68,16 @@ def test_edit_counts_of_random_words(seed: int) -> None:
 
 
 @pytest.mark.parametrize(
+    ("hyp", "ref"),
+    [(["a"], ["a"]), (["a"], ["b"]), (["a", "b"], ["a", "b"]), (["a", "b"] * 30, ["a", "b"] * 30), (["a"], ["a", "a"])],
+)
+def test_the_shortcuts_one_word_each_and_no_edit(hyp: list[str], ref: list[str]) -> None:
+    """Segments of one word each (most of a Chinese or Japanese test set, which has no spaces) and identical
+    segments skip the search: the same counts as sacreBLEU's."""
+    assert our_edits(hyp, ref) == their_edits(hyp, ref)
+
+
+@pytest.mark.parametrize(
     ("n_hyp", "n_ref"),
     [(0, 0), (0, 5), (5, 0), (1, 1), (1, 120), (120, 1), (2, 130), (40, 41), (60, 15), (15, 60)],
 )
