@@ -131,6 +131,17 @@ class ChrfExplanation:
         return f_beta(self.precision, self.recall, self.beta)
 
     @property
+    def name(self) -> str:
+        """chrF, or chrF++ when word n-grams count too."""
+        return "chrF++" if self.options.word_order else "chrF"
+
+    def shown_fraction(self, digits: int = 4) -> tuple[float, float, float, float]:
+        """P and R rounded to ``digits`` as a page prints them, and the F-beta numerator (1 + β²) P R and denominator
+        β² P + R worked from those rounded values: a reader who recomputes a printed step gets the printed number."""
+        p, r, factor = round(self.precision, digits), round(self.recall, digits), self.beta**2
+        return p, r, (1 + factor) * p * r, factor * p + r
+
+    @property
     def choice_message(self) -> Message:
         """Why this reference (``chrf.choice_*`` in the catalogs)."""
         scores = [r.score for r in self.reference_scores]
@@ -138,8 +149,8 @@ class ChrfExplanation:
         if len(scores) == 1:
             return Message("chrf.choice_one", {})
         if scores.count(max(scores)) > 1:
-            return Message("chrf.choice_tie", {"k": self.chosen + 1, "score": best})
-        return Message("chrf.choice_best", {"k": self.chosen + 1, "score": best})
+            return Message("chrf.choice_tie", {"k": self.chosen + 1, "score": best, "metric": self.name})
+        return Message("chrf.choice_best", {"k": self.chosen + 1, "score": best, "metric": self.name})
 
 
 def _prepared(text: str, options: ChrfOptions) -> str:

@@ -179,7 +179,7 @@ def show_averages(trace: ChrfExplanation, lang: str) -> None:
         right.vega_lite_chart(spec=spec, width="stretch", theme=None)
         st.markdown(t("chrf.averages", k=len(trace.used_orders), p=f"{trace.precision:.4f}", r=f"{trace.recall:.4f}"))
     else:
-        st.markdown(t("chrf.no_orders"))
+        st.markdown(t("chrf.no_orders", metric=trace.name))
 
 
 def show_score(trace: ChrfExplanation, metric: str, lang: str) -> None:
@@ -187,15 +187,16 @@ def show_score(trace: ChrfExplanation, metric: str, lang: str) -> None:
     st.markdown(f"**{t('chrf.beta_line')}**")
     if trace.used_orders:
         st.latex(formula_lines(trace))
+        st.caption(t("chrf.rounding_note"))
     else:
-        st.markdown(t("chrf.no_orders"))
+        st.markdown(t("chrf.no_orders", metric=trace.name))
     st.metric(chrf_view.metric_name(metric, lang), f"{trace.score:.4f}")
 
 
 def formula_lines(trace: ChrfExplanation) -> str:
     """The filled-in formula one side a line (one line is wider than a projector's screen), then the score."""
-    first, *rest = chrf_view.formula_sides(trace)
-    lines = [f"{first} &= {rest[0]}", *(f"&= {side}" for side in rest[1:])]
+    (_, first), *rest = chrf_view.formula_sides(trace)
+    lines = [f"{first} &{rest[0][0]} {rest[0][1]}", *(f"&{relation} {side}" for relation, side in rest[1:])]
     return (
         r"\begin{aligned}"
         + r" \\ ".join([*lines, chrf_view.score_latex(trace).replace(" = ", " &= ", 1)])

@@ -136,33 +136,39 @@ def pr_chart(points: tuple[tuple[str, float, float], ...], lang: str = "en", lar
     return styled
 
 
-def formula_sides(trace: ChrfExplanation) -> list[str]:
-    """The successive sides of F_β = (1+β²)PR / (β²P + R) with β, P and R filled in, ending in its value."""
-    p, r, factor = trace.precision, trace.recall, trace.beta**2
-    numerator, denominator = (1 + factor) * p * r, factor * p + r
+def formula_sides(trace: ChrfExplanation) -> list[tuple[str, str]]:
+    """The successive sides of F_β = (1+β²)PR / (β²P + R) with β, P and R filled in, ending in its value, each with
+    the relation before it (≈ where printed numbers are rounded; each step is worked from the numbers printed)."""
+    p, r, numerator, denominator = trace.shown_fraction()
+    factor = trace.beta**2
     return [
-        r"F_{\beta}",
-        r"\frac{(1 + \beta^2)\,P\,R}{\beta^2 P + R}",
-        rf"\frac{{(1 + {factor:g}) \times {p:.4f} \times {r:.4f}}}{{{factor:g} \times {p:.4f} + {r:.4f}}}",
-        rf"\frac{{{numerator:.4f}}}{{{denominator:.4f}}}",
-        f"{trace.f_score:.4f}",
+        ("", r"F_{\beta}"),
+        ("=", r"\frac{(1 + \beta^2)\,P\,R}{\beta^2 P + R}"),
+        (
+            r"\approx",
+            rf"\frac{{(1 + {factor:g}) \times {p:.4f} \times {r:.4f}}}{{{factor:g} \times {p:.4f} + {r:.4f}}}",
+        ),
+        (r"\approx", rf"\frac{{{numerator:.4f}}}{{{denominator:.4f}}}"),
+        (r"\approx", f"{trace.f_score:.4f}"),
     ]
 
 
 def score_latex(trace: ChrfExplanation) -> str:
-    return rf"\text{{chrF}} = 100 \times F_{{\beta}} = {trace.score:.4f}"
+    return rf"\text{{{trace.name}}} = 100 \times F_{{\beta}} = {trace.score:.4f}"
 
 
 def formula_latex(trace: ChrfExplanation) -> str:
-    """The F-beta formula filled in, then the 0-100 score, on one line."""
-    return " = ".join(formula_sides(trace)) + r" \qquad " + score_latex(trace)
+    """The F-beta formula filled in, on one line (the score goes on the next: both on one are wider than a laptop)."""
+    return " ".join(f"{relation} {side}".strip() for relation, side in formula_sides(trace))
 
 
 def choice_frame(trace: ChrfExplanation, lang: str) -> pd.DataFrame:
     return pd.DataFrame(
         {
             text("chrf.choice_column_reference", lang): [str(r.index + 1) for r in trace.reference_scores],
-            text("chrf.choice_column_score", lang): [f"{r.score:.4f}" for r in trace.reference_scores],
+            text("chrf.choice_column_score", lang, metric=trace.name): [
+                f"{r.score:.4f}" for r in trace.reference_scores
+            ],
         }
     )
 
@@ -218,15 +224,16 @@ def render(candidate: str, references: list[str], metric: str) -> None:
     units(trace, lang)
     orders(trace, lang)
     st.subheader(t("chrf.pr_header"))
-    left, right = st.columns([3, 2])
-    left.dataframe(pr_frame(trace, lang), hide_index=True)
+    st.dataframe(pr_frame(trace, lang), hide_index=True)  # its seven columns need the page's width at 1280 px
     if trace.used_orders:
-        charts.show(right, pr_chart, pr_points(trace), lang)
+        charts.show(st.columns([3, 2])[0], pr_chart, pr_points(trace), lang)
     st.subheader(t("chrf.formula_header"))
     if not trace.used_orders:
-        st.markdown(t("chrf.no_orders"))
+        st.markdown(t("chrf.no_orders", metric=trace.name))
     else:
         st.markdown(t("chrf.averages", k=len(trace.used_orders), p=f"{trace.precision:.4f}", r=f"{trace.recall:.4f}"))
         st.latex(formula_latex(trace))
+        st.latex(score_latex(trace))
+        st.caption(t("chrf.rounding_note"))
     st.markdown(t("chrf.beta_line"))
     st.markdown(t("chrf.score_line", metric=metric_name(metric, lang), score=f"{trace.score:.4f}"))

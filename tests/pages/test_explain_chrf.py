@@ -133,7 +133,7 @@ def test_empty_candidate_and_several_references() -> None:
     at = page({"metric": "chrf", "candidate": "", "reference": refs})
     assert not at.exception
     assert metrics(at)["chrF"] == "0.0000" == f"{sacre('', refs, 0):.4f}"
-    assert text("chrf.no_orders", "en") in markdown(at)
+    assert text("chrf.no_orders", "en", metric="chrF") in markdown(at)
     at = page({"metric": "chrf", "candidate": "a cat sat on a mat", "reference": refs})
     scores = [sacre("a cat sat on a mat", [r], 0) for r in refs]
     frame = at.dataframe[0].value
@@ -154,9 +154,15 @@ def test_builders_by_another_route() -> None:
     p, r = trace.precision, trace.recall
     latex = chrf_view.formula_latex(trace)
     expected = sacre(candidate, references, 0)
-    for number in (f"{p:.4f}", f"{r:.4f}", f"{5 * p * r:.4f}", f"{4 * p + r:.4f}", f"{expected / 100:.4f}"):
+    # each step from the numbers printed before it: a reader who recomputes gets what is printed
+    shown_p, shown_r = float(f"{p:.4f}"), float(f"{r:.4f}")
+    steps = (f"{shown_p:.4f}", f"{shown_r:.4f}", f"{5 * shown_p * shown_r:.4f}", f"{4 * shown_p + shown_r:.4f}")
+    for number in steps:
         assert number in latex
-    assert latex.endswith(f"{expected:.4f}")
+    assert latex.endswith(rf"\approx {expected / 100:.4f}")
+    assert chrf_view.score_latex(trace) == rf"\text{{chrF}} = 100 \times F_{{\beta}} = {expected:.4f}"
+    plus = explain_chrf(candidate, references, chrf_options("chrf++"))
+    assert chrf_view.score_latex(plus).startswith(r"\text{chrF++} = ")
     chart = chrf_view.pr_chart(chrf_view.pr_points(trace), "zh").to_dict()
     values = [row["value"] for row in chart["datasets"][next(iter(chart["datasets"]))]]
     assert len(values) == 12 and max(values) <= 1
