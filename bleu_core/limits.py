@@ -43,7 +43,7 @@ class Limits:
     slice_labels: int = 500
     #: Words of all hypotheses the Corpus page scores with TER when asked (its edit distance with shifts is a
     #: search per segment, far slower than counting n-grams).
-    ter_words: int = 60_000
+    ter_words: int = 200_000
     #: Words of the longest hypothesis or reference the Corpus page scores with TER.
     ter_segment_words: int = 250
 

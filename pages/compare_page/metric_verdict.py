@@ -98,8 +98,10 @@ def render_metrics(
         st.info(refused["chrf"].render(language()))
         return
     shown = metric_views.chosen_metrics(choice)
+    left_out: list[str] = []  # said on the page and in the report
     if "ter" in shown and "ter" in refused:
-        st.info(refused["ter"].render(language()))
+        left_out.append(refused["ter"].render(language()))
+        st.info(left_out[-1])
         shown = tuple(name for name in shown if name != "ter")
         if not shown:
             return
@@ -135,7 +137,7 @@ def render_metrics(
         v.name: cached.metric_signature_cached(name, settings, len(data.references))
         for v, name in zip(verdicts, shown, strict=True)
     }
-    downloads(verdicts, sentences, frame, chosen, signatures)
+    downloads(verdicts, sentences, frame, chosen, signatures, left_out)
 
 
 def downloads(
@@ -144,12 +146,13 @@ def downloads(
     frame: pd.DataFrame,
     chosen: TestSettings,
     signatures: dict[str, str],
+    left_out: list[str],
 ) -> None:
     """The HTML report (signatures, settings, the table, each metric's summary, the disagreements) and the table as
-    CSV; ``disagreements``: the sentences the page shows."""
+    CSV; ``disagreements``: the sentences the page shows; ``left_out``: why a chosen metric is not there."""
     report = compare_report.metrics_report(
         frame,
-        [metric_views.summary_line(v, language(), escape=str) for v in verdicts],
+        [*(metric_views.summary_line(v, language(), escape=str) for v in verdicts), *left_out],
         disagreements,
         {v.name: v.ranks for v in verdicts},
         signatures=signatures,

@@ -260,6 +260,11 @@ def test_too_many_words_for_ter_is_said_and_the_others_shown(monkeypatch: pytest
     from bleu_core.limits import Limits
     from pages.compare_page import metric_verdict
 
+    reports: list[str] = []
+    original = compare_report.metrics_report
+    monkeypatch.setattr(
+        compare_report, "metrics_report", lambda *a, **k: reports.append(original(*a, **k)) or reports[-1]
+    )
     monkeypatch.setattr(metric_verdict, "LIMITS", Limits(ter_words=20))
     at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
     at.radio(key="cmp_metric").set_value("all").run()
@@ -267,6 +272,8 @@ def test_too_many_words_for_ter_is_said_and_the_others_shown(monkeypatch: pytest
     words = sum(len(line.split()) for lines in SYSTEMS.values() for line in lines)
     assert any(f"the hypotheses have {words} words, more than the 20" in plain(i.value) for i in at.info)
     assert set(metric_table(at)["metric"]) == {"BLEU", "chrF2", "chrF2++"}
+    # the report says so too: a reader of the file alone learns why TER is missing
+    assert f"the hypotheses have {words} words, more than the 20" in reports[-1]
 
 
 def test_the_link_carries_the_metric() -> None:
