@@ -337,7 +337,10 @@ def metric_signature(name: str, options: BleuOptions, n_refs: int) -> str:
     carry, :attr:`bleu_core.api.BleuResult.signature`)."""
     chosen = metric(name, options, n_refs)
     if isinstance(chosen, ChrfMetric):
-        return str(chrf_signature(chosen.options, n_refs))
-    if isinstance(chosen, TerMetric):
-        return str(ter_signature(ter.TerOptions(), n_refs))
-    return options.signature(n_refs, __version__)
+        signature = chrf_signature(chosen.options, n_refs)
+    elif isinstance(chosen, TerMetric):
+        signature = ter_signature(ter.TerOptions(), n_refs)
+    else:
+        return options.signature(n_refs, __version__)
+    signature.update("version", f"bleu_core-{__version__}")  # as BLEU's: this tool's version, not sacreBLEU's
+    return str(signature)

@@ -20,7 +20,7 @@ from pages.compare_page import report as compare_report
 from pages.compare_page import verdict_views
 from pages.compare_page import views as compare_views
 from pages.shared import cached, charts, controls, views
-from pages.shared.i18n import language, t
+from pages.shared.i18n import language, noun, t
 
 TESTS = ("bs", "ar")
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
@@ -130,10 +130,11 @@ def summary(frame: Any, ranks: tuple[SystemRank, ...], chosen: TestSettings) -> 
         raw_worse=raw.count(verdict_views.WORSE),
         alpha=chosen.alpha,
         test=test_name(chosen.test),
-        pairs=pairs,
+        pairs=f"{pairs:,}",
+        pair_noun=noun("verdict.pair", pairs),
         correction=correction_name(chosen.correction),
         clusters=clusters,
-        cluster_noun=t("verdict.cluster_one" if clusters == 1 else "verdict.cluster_many"),
+        cluster_noun=noun("verdict.cluster", clusters),
         top=t("verdict.list_separator").join(top),
     )
 

@@ -21,7 +21,7 @@ from bleu_core.i18n import text
 from bleu_core.teach.chrf_explain import ChrfExplanation, ChrfOrder
 from pages.explain_page import chrf_view, present
 from pages.shared import cached, charts, views
-from pages.shared.i18n import language, t
+from pages.shared.i18n import language, noun, t
 
 UNIT_LINES = 3
 #: Screens of each order's table: per order, per screen, the tables side by side.
@@ -118,15 +118,15 @@ def show_units(trace: ChrfExplanation, step: Step, lang: str) -> None:
     if step.part == 1:
         units: tuple[Sequence[str], ...] = (trace.candidate_characters, *trace.reference_characters)
         counts = [trace.character_counts[0], trace.character_counts[k + 1]]
-        key = "chrf.characters"
+        key = "chrf.character"
     else:
         units = (trace.candidate_words, *trace.reference_words)
         counts = [len(units[0]), len(units[k + 1])]  # (at most walkthrough_tokens: the cut caption says so)
-        key = "chrf.words"
+        key = "chrf.word"
     hidden = []
     texts = ((t("chrf.candidate"), 0), (t("chrf.reference", k=k + 1), k + 1))
     for (name, index), count in zip(texts, counts, strict=True):
-        label = t(key, label=name, count=count)
+        label = t(f"{key}s", label=name, count=f"{count:,}", noun=noun(key, count))
         keep = fitting(units[index], label)
         hidden.append(keep < count)
         st.html(views.tokens_html(tuple(units[index][:keep]), None, label, lang))

@@ -17,7 +17,7 @@ from bleu_core.limits import LIMITS
 from bleu_core.teach.chrf_explain import ChrfExplanation, ChrfOrder
 from pages.shared import cached, charts, views
 from pages.shared import state as S
-from pages.shared.i18n import language, t
+from pages.shared.i18n import language, noun, t
 
 #: Colours of P and R on the chart.
 PRECISION_COLOR, RECALL_COLOR = "#3b6ea8", "#c77700"
@@ -180,12 +180,15 @@ def units(trace: ChrfExplanation, lang: str) -> None:
     pairs = ((t("chrf.candidate"), 0), (t("chrf.reference", k=k + 1), k + 1))
     characters = (trace.candidate_characters, *trace.reference_characters)
     for name, index in pairs:
-        label = t("chrf.characters", label=name, count=trace.character_counts[index])
+        n = trace.character_counts[index]
+        label = t("chrf.characters", label=name, count=f"{n:,}", noun=noun("chrf.character", n))
         st.html(views.tokens_html(tuple(characters[index]), None, label, lang))
     if trace.options.word_order:
         words = (trace.candidate_words, *trace.reference_words)
         for name, index in pairs:
-            st.html(views.tokens_html(words[index], None, t("chrf.words", label=name, count=len(words[index])), lang))
+            n = len(words[index])
+            label = t("chrf.words", label=name, count=f"{n:,}", noun=noun("chrf.word", n))
+            st.html(views.tokens_html(words[index], None, label, lang))
     if any(count > len(shown) for count, shown in zip(trace.character_counts, characters, strict=True)):
         st.caption(t("chrf.units_cut", keep=LIMITS.walkthrough_tokens))
 

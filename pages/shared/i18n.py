@@ -28,6 +28,11 @@ def t(key: str, /, **params: Any) -> str:
     return text(key, language(), **params)
 
 
+def noun(stem: str, count: int) -> str:
+    """The noun for ``count`` things: the catalog's ``{stem}_one`` for one, ``{stem}_many`` otherwise."""
+    return t(f"{stem}_one" if count == 1 else f"{stem}_many")
+
+
 def finding_message(finding: LintFinding) -> str:
     """A linter finding in the interface language."""
     return t(f"lint.{finding.key}", **dict(finding.params))

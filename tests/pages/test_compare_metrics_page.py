@@ -23,6 +23,7 @@ from sacrebleu.significance import PairedTest
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.i18n import catalog
+from bleu_core.version import __version__
 from pages.compare_page import report as compare_report
 from pages.compare_page.verdict_views import signed
 from tests.core.test_paired_metrics import _holm
@@ -165,6 +166,7 @@ def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPat
     assert "<h1>System comparison in BLEU, chrF2, chrF2++, TER</h1>" in reports[-1]
     for signature in ("tok:13a|smooth:exp", "nc:6|nw:0", "nc:6|nw:2", "tok:tercom"):
         assert signature in reports[-1]
+    assert reports[-1].count(f"version:bleu_core-{__version__}") == 4  # one version, this tool's, in all four
 
 
 def test_chrf_alone_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -148,6 +148,14 @@ def test_hostile_text_stays_text() -> None:
     assert metrics(at)["chrF"] == f"{expected:.4f}"
 
 
+def test_counts_of_one_are_singular_and_large_counts_grouped() -> None:
+    at = page({"metric": "chrf++", "candidate": "cat", "reference": ["the cat sat " * 330]})
+    assert not at.exception
+    html = "\n".join(str(h.proto.body) for h in at.get("html"))
+    assert "Candidate: 1 word<" in html and "Candidate: 3 characters" in html
+    assert "Reference 1: 990 words" in html and "Reference 1: 2,970 characters" in html
+
+
 def test_builders_by_another_route() -> None:
     candidate, references = LOVE
     trace = explain_chrf(candidate, references, chrf_options("chrf"))
