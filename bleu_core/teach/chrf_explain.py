@@ -109,6 +109,7 @@ class ChrfExplanation:
     candidate_words: tuple[str, ...]  # chrF++'s words (empty for chrF), cut likewise
     reference_words: tuple[tuple[str, ...], ...]
     character_counts: tuple[int, ...]  # characters counted in the candidate, then in each reference (uncut)
+    word_counts: tuple[int, ...]  # chrF++'s words likewise (uncut; 0 for chrF)
     reference_scores: tuple[ReferenceScore, ...]
     chosen: int  # index of the reference whose statistics the score uses
     orders: tuple[ChrfOrder, ...]
@@ -227,6 +228,7 @@ def explain_chrf(
         candidate_words=words[0][:keep],
         reference_words=tuple(w[:keep] for w in words[1:]),
         character_counts=tuple(len(c) for c in chars),
+        word_counts=tuple(map(len, words)),
         reference_scores=tuple(ReferenceScore(i, float(s)) for i, s in enumerate(scores)),
         chosen=chosen,
         orders=orders,

@@ -121,7 +121,7 @@ def show_units(trace: ChrfExplanation, step: Step, lang: str) -> None:
         key = "chrf.character"
     else:
         units = (trace.candidate_words, *trace.reference_words)
-        counts = [len(units[0]), len(units[k + 1])]  # (at most walkthrough_tokens: the cut caption says so)
+        counts = [trace.word_counts[0], trace.word_counts[k + 1]]
         key = "chrf.word"
     hidden = []
     texts = ((t("chrf.candidate"), 0), (t("chrf.reference", k=k + 1), k + 1))

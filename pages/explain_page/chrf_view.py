@@ -186,7 +186,7 @@ def units(trace: ChrfExplanation, lang: str) -> None:
     if trace.options.word_order:
         words = (trace.candidate_words, *trace.reference_words)
         for name, index in pairs:
-            n = len(words[index])
+            n = trace.word_counts[index]
             label = t("chrf.words", label=name, count=f"{n:,}", noun=noun("chrf.word", n))
             st.html(views.tokens_html(words[index], None, label, lang))
     if any(count > len(shown) for count, shown in zip(trace.character_counts, characters, strict=True)):
