@@ -102,6 +102,18 @@ class Comparison:
     def score(self, name: str) -> float:
         return self.scores[self.names.index(name)]
 
+    def split_verdicts(self, corrected: Mapping[tuple[str, str], float], alpha: float) -> tuple[str, ...]:
+        """The systems whose 95% interval of Δ and corrected p-value against the baseline point different ways (the
+        interval leaves 0 out and p >= ``alpha``, or takes it in and p < ``alpha``): two methods, which can part
+        near the boundary.  ``corrected``: :func:`rank_systems`'s p-values."""
+        return tuple(
+            d.system
+            for d in self.differences
+            if d.low is not None
+            and d.high is not None
+            and (d.low > 0 or d.high < 0) != (corrected[self.baseline, d.system] < alpha)
+        )
+
     def advantage(self, name: str, other: str) -> float:
         """How much better ``name`` scores than ``other`` (positive: better, whichever way the metric points)."""
         difference = self.score(name) - self.score(other)

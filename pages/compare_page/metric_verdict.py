@@ -128,6 +128,13 @@ def render_metrics(
     )
     # (its table has Δ's interval, not each system's mean ± half-width)
     st.caption(table_caption("metrics_verdict.table_caption", chosen, "verdict.ci_note_delta"))
+    split = [
+        f"{v.name} {views.md_escape(system)}"
+        for v in verdicts
+        for system in v.comparison.split_verdicts(v.corrected, chosen.alpha)
+    ]
+    if split:
+        st.caption(t("metrics_verdict.split", systems=t("verdict.list_separator").join(split)))
     columns = st.columns(2)
     for index, shown_verdict in enumerate(verdicts):  # each metric's rank ranges, two a row
         where = columns[index % 2]

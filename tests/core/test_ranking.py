@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from sacrebleu.metrics.bleu import BLEU
@@ -9,6 +11,7 @@ from sacrebleu.significance import PairedTest
 
 from bleu_core import make_options
 from bleu_core.compare.ranking import (
+    Difference,
     compare_from_stats,
     corrected_p_values,
     rank_ranges,
@@ -101,3 +104,23 @@ def test_win_tie_loss_counts_each_segment_once() -> None:
     assert segment_outcomes(differences).tolist() == [1, -1, 0, 0, 0, 1, -1]
     assert win_tie_loss(differences) == (2, 3, 2)
     assert win_tie_loss([]) == (0, 0, 0)
+
+
+def test_split_verdicts_name_where_the_interval_and_the_test_part() -> None:
+    """The demo systems' real comparison: a system is named exactly when its interval of Δ leaves 0 out and its
+    corrected p-value is not below α, or the other way round (each read off the comparison directly)."""
+    comparison = compare_from_stats(demo_stats(), OPTIONS, n_samples=300)
+    for alpha in (0.01, 0.05, 0.2, 0.5):
+        _, corrected = rank_systems(comparison, alpha, "holm")
+        expected = set()
+        for d in comparison.differences:
+            if d.low is None or d.high is None:
+                continue
+            excludes_zero = d.low > 0 or d.high < 0
+            if excludes_zero is not (corrected[comparison.baseline, d.system] < alpha):
+                expected.add(d.system)
+        assert set(comparison.split_verdicts(corrected, alpha)) == expected
+    # a made-up comparison in which the two plainly part: the interval leaves 0 out, p is large
+    parted = dataclasses.replace(comparison, differences=(Difference("x", 1.0, 0.5, 1.5, 0.9),))
+    assert parted.split_verdicts({(comparison.baseline, "x"): 0.9}, 0.05) == ("x",)
+    assert parted.split_verdicts({(comparison.baseline, "x"): 0.01}, 0.05) == ()
