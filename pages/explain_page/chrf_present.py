@@ -187,10 +187,10 @@ def show_score(trace: ChrfExplanation, metric: str, lang: str) -> None:
     st.markdown(f"**{t('chrf.beta_line')}**")
     if trace.used_orders:
         st.latex(formula_lines(trace))
-        st.caption(t("chrf.rounding_note"))
     else:
         st.markdown(t("chrf.no_orders", metric=trace.name))
-    st.metric(chrf_view.metric_name(metric, lang), f"{trace.score:.4f}")
+    # the rounding note as the score's tooltip: a caption's small print would not read on a projector
+    st.metric(chrf_view.metric_name(metric, lang), f"{trace.score:.4f}", help=t("chrf.rounding_note"))
 
 
 def formula_lines(trace: ChrfExplanation) -> str:
