@@ -118,15 +118,15 @@ def show_units(trace: ChrfExplanation, step: Step, lang: str) -> None:
     if step.part == 1:
         units: tuple[Sequence[str], ...] = (trace.candidate_characters, *trace.reference_characters)
         counts = [trace.character_counts[0], trace.character_counts[k + 1]]
-        key = "chrf.character"
+        key, stem = "chrf.characters", "chrf.character"
     else:
         units = (trace.candidate_words, *trace.reference_words)
         counts = [trace.word_counts[0], trace.word_counts[k + 1]]
-        key = "chrf.word"
+        key, stem = "chrf.words", "chrf.word"
     hidden = []
     texts = ((t("chrf.candidate"), 0), (t("chrf.reference", k=k + 1), k + 1))
     for (name, index), count in zip(texts, counts, strict=True):
-        label = t(f"{key}s", label=name, count=f"{count:,}", noun=noun(key, count))
+        label = t(key, label=name, count=f"{count:,}", noun=noun(stem, count))
         keep = fitting(units[index], label)
         hidden.append(keep < count)
         st.html(views.tokens_html(tuple(units[index][:keep]), None, label, lang))

@@ -92,12 +92,18 @@ def interval(scorer: CHRF, base: str, system: str) -> tuple[float, float]:
     return float(differences[SAMPLES // 40]), float(differences[SAMPLES - SAMPLES // 40 - 1])
 
 
-def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPatch) -> None:
+def kept_reports(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every all-metrics HTML report the page builds, in order (the download button's content)."""
     reports: list[str] = []
     original = compare_report.metrics_report
     monkeypatch.setattr(
         compare_report, "metrics_report", lambda *a, **k: reports.append(original(*a, **k)) or reports[-1]
     )
+    return reports
+
+
+def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    reports = kept_reports(monkeypatch)
     at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
     at.radio(key="cmp_metric").set_value("all").run()
     assert not at.exception
@@ -262,11 +268,7 @@ def test_too_many_words_for_ter_is_said_and_the_others_shown(monkeypatch: pytest
     from bleu_core.limits import Limits
     from pages.compare_page import metric_verdict
 
-    reports: list[str] = []
-    original = compare_report.metrics_report
-    monkeypatch.setattr(
-        compare_report, "metrics_report", lambda *a, **k: reports.append(original(*a, **k)) or reports[-1]
-    )
+    reports = kept_reports(monkeypatch)
     monkeypatch.setattr(metric_verdict, "LIMITS", Limits(ter_words=20))
     at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
     at.radio(key="cmp_metric").set_value("all").run()
