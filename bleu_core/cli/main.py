@@ -268,8 +268,8 @@ def _count(
         if chrf_parts is not None:
             chrf_options, parts = chrf_parts
             prepared = chrf.prepare_references(ref_chunks, chrf_options)
-            for k, hyp_chunk in enumerate(hyp_chunks):
-                parts[k].append(chrf.segment_statistics(hyp_chunk, prepared, chrf_options))
+            for k, table in enumerate(chrf.systems_statistics(hyp_chunks, prepared, chrf_options)):
+                parts[k].append(table)
         if ter_parts is not None:
             ter_options, ter_chunks = ter_parts
             ter_refs = ter.prepare_references(ref_chunks, ter_options)

@@ -262,7 +262,8 @@ def metric_tables(
     chosen = metric(name, options, len(references))
     if isinstance(chosen, ChrfMetric):
         prepared = chrf.prepare_references(references, chosen.options)
-        return chosen, {s: chrf.segment_statistics(hyps, prepared, chosen.options) for s, hyps in systems.items()}
+        tables = chrf.systems_statistics(list(systems.values()), prepared, chosen.options)
+        return chosen, dict(zip(systems, tables, strict=True))
     if isinstance(chosen, TerMetric):
         ter_options = ter.TerOptions()
         ter_references = ter.prepare_references(references, ter_options)

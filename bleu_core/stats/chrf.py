@@ -11,10 +11,10 @@ Like BLEU's, a corpus score is the score of the column sums: ``chrf_score(stats,
 references a segment keeps the statistics of its best reference: the first one with the highest F-score, the
 score computed by the same rule as the corpus score (so the choice depends on ``eps_smoothing``).
 
-Counting is vectorized over a chunk of segments: one sort of packed integer keys gives every order's counts in
-both texts of every (hypothesis, reference) pair (:func:`packed_matches`; n-grams numbered order by order when a
-key would not fit).  Below ``VECTOR_MIN_SEGMENTS`` (a sentence score) one ``Counter`` per text and order is
-quicker, and is used instead.  Timings are in docs/benchmarks.md.
+Counting is vectorized over a chunk of segments, for several systems at once: one sort of packed integer keys
+gives every order's counts in both texts of every (hypothesis, reference) pair (:func:`packed_matches`; n-grams
+numbered order by order when a key would not fit).  Below ``VECTOR_MIN_SEGMENTS`` (a sentence score) one
+``Counter`` per text and order is quicker, and is used instead.  Timings are in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -172,10 +172,6 @@ class ChrfReferences:
     chars: tuple[tuple[str, ...], ...]
     words: tuple[tuple[str, ...], ...]  # empty strings when the options count no word n-grams
 
-    @property
-    def n_segments(self) -> int:
-        return len(self.lines)
-
 
 def prepare_references(streams: Sequence[Sequence[str | None]], options: ChrfOptions) -> ChrfReferences:
     """Reference streams (one per reference, each with one line per segment; ``None`` = missing) per segment."""
@@ -200,17 +196,26 @@ def best_rows(rows: IntArray, segments: IntArray, options: ChrfOptions) -> IntAr
 
 def segment_statistics(hypotheses: Sequence[str], references: ChrfReferences, options: ChrfOptions) -> IntArray:
     """The statistics array (segments x ``options.columns``) of ``hypotheses`` against prepared references."""
-    check_segments(len(hypotheses), references.lines)
-    hyps = [hyp.lower() for hyp in hypotheses] if options.lowercase else list(hypotheses)
-    chunks = [np.zeros((0, options.columns), dtype=np.int64)]
-    for start in range(0, len(hyps), CHUNK_SEGMENTS):
-        part = slice(start, start + CHUNK_SEGMENTS)
-        if len(hyps[part]) >= VECTOR_MIN_SEGMENTS:
-            rows, segments = pair_rows(hyps[part], references.chars[part], references.words[part], options)
+    return systems_statistics([hypotheses], references, options)[0]
+
+
+def systems_statistics(systems: Sequence[Sequence[str]], refs: ChrfReferences, options: ChrfOptions) -> list[IntArray]:
+    """Each system's :func:`segment_statistics`; the references, and words the systems share, are split once."""
+    for hypotheses in systems:
+        check_segments(len(hypotheses), refs.lines)
+    hyps = [[hyp.lower() for hyp in h] if options.lowercase else list(h) for h in systems]
+    chunks: list[list[IntArray]] = [[np.zeros((0, options.columns), dtype=np.int64)] for _ in systems]
+    step = max(CHUNK_SEGMENTS // max(len(systems), 1), VECTOR_MIN_SEGMENTS)
+    for start in range(0, len(refs.lines), step):
+        part = slice(start, start + step)
+        size = len(refs.lines[part])
+        if size >= VECTOR_MIN_SEGMENTS:
+            counted = pair_rows([h[part] for h in hyps], refs.chars[part], refs.words[part], options)
         else:
-            rows, segments = plain_rows(hyps[part], references.lines[part], options)
-        chunks.append(rows if len(rows) == len(segments) == len(hyps[part]) else best_rows(rows, segments, options))
-    return np.concatenate(chunks)
+            counted = [plain_rows(h[part], refs.lines[part], options) for h in hyps]
+        for out, (rows, segments) in zip(chunks, counted, strict=True):
+            out.append(rows if len(rows) == len(segments) == size else best_rows(rows, segments, options))
+    return [np.concatenate(out) for out in chunks]
 
 
 def chrf_statistics(
@@ -409,39 +414,35 @@ def _packed_keys(
 
 
 def pair_rows(
-    hypotheses: Sequence[str], chars: Sequence[Sequence[str]], words: Sequence[Sequence[str]], options: ChrfOptions
-) -> tuple[IntArray, IntArray]:
-    """Statistics of every (segment, reference) pair, and each row's segment, from the hypotheses (already
-    lowercased) and the references' prepared characters and words (:class:`ChrfReferences`)."""
+    systems: Sequence[Sequence[str]],
+    chars: Sequence[Sequence[str]],
+    words: Sequence[Sequence[str]],
+    options: ChrfOptions,
+) -> list[tuple[IntArray, IntArray]]:
+    """For each system, the statistics of every (segment, reference) pair and each row's segment, from its
+    hypotheses (already lowercased) and the references' prepared characters and words (:class:`ChrfReferences`).
+    Units are numbered once for all systems and the references; then each system's pairs are matched."""
     n_refs = np.fromiter(map(len, chars), dtype=np.int64, count=len(chars))
-    segments = np.repeat(np.arange(len(hypotheses)), n_refs)
-    hyp_text, ref_text = segments, len(hypotheses) + np.arange(len(segments))
-    table = np.zeros((len(segments), options.columns), dtype=np.int64)
+    segments = np.repeat(np.arange(len(chars)), n_refs)
+    ref_text = len(chars) * len(systems) + np.arange(len(segments))
+    tables = [np.zeros((len(segments), options.columns), dtype=np.int64) for _ in systems]
+    hyps = list(chain.from_iterable(systems))
     column = 0
-    for orders, units, prepared in ((options.char_order, _char_units, chars), (options.word_order, _word_units, words)):
+    for of_words, (orders, prepared) in enumerate(((options.char_order, chars), (options.word_order, words))):
         if not orders:
             continue  # chrF's words are not even split
-        ids, lengths, bound = units(hypotheses, prepared, options)
-        counted = packed_matches(ids, lengths, bound, orders, hyp_text, ref_text)
-        if counted is None:
-            counted = numbered_matches(ids, lengths, bound, orders, hyp_text, ref_text)
-        for n, match in enumerate(counted, start=1):
-            ref_total = np.maximum(lengths[ref_text] - n + 1, 0)
-            table[:, column + HYP] = np.where(ref_total > 0, np.maximum(lengths[hyp_text] - n + 1, 0), 0)
-            table[:, column + REF] = ref_total
-            table[:, column + MATCH] = match
-            column += 3
-    return table, segments
-
-
-def _char_units(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
-) -> tuple[IntArray, IntArray, int]:
-    hyps = hypotheses if options.whitespace else ["".join(hyp.split()) for hyp in hypotheses]
-    return char_ids([*hyps, *chain.from_iterable(references)])
-
-
-def _word_units(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
-) -> tuple[IntArray, IntArray, int]:
-    return word_ids(hypotheses, list(chain.from_iterable(references)))
+        refs = list(chain.from_iterable(prepared))  # ids of every system's hypotheses, then of the references
+        texts = hyps if of_words or options.whitespace else list(map("".join, map(str.split, hyps)))
+        ids, lengths, bound = word_ids(hyps, refs) if of_words else char_ids([*texts, *refs])
+        for system, table in enumerate(tables):
+            hyp_text = system * len(chars) + segments
+            counted = packed_matches(ids, lengths, bound, orders, hyp_text, ref_text)
+            if counted is None:
+                counted = numbered_matches(ids, lengths, bound, orders, hyp_text, ref_text)
+            for n, match in enumerate(counted):
+                ref_total = np.maximum(lengths[ref_text] - n, 0)
+                table[:, column + 3 * n + HYP] = np.where(ref_total > 0, np.maximum(lengths[hyp_text] - n, 0), 0)
+                table[:, column + 3 * n + REF] = ref_total
+                table[:, column + 3 * n + MATCH] = match
+        column += 3 * orders
+    return [(table, segments) for table in tables]
