@@ -32,8 +32,8 @@ from sacrebleu.metrics.bleu import BLEU
 
 from bleu_core import make_options, prepare_references, segment_statistics
 from bleu_core.compare.metrics import chrf_tables_of, metric, metric_tables, refusals
-from bleu_core.compare.paired import compare_metric
-from bleu_core.compare.ranking import compare_from_stats, rank_systems, ranking_samples
+from bleu_core.compare.paired import compare_metric_and_prefixes
+from bleu_core.compare.ranking import compare_from_stats_and_prefixes, rank_systems, ranking_samples
 from bleu_core.corpus.diagnosis import analyze_corpus
 from bleu_core.corpus.ngram_lists import characteristic_ngrams
 from pages.compare_page import metric_views, verdict_views
@@ -71,15 +71,20 @@ def characteristic_time(systems: dict[str, list[str]], references: list[list[str
     return time.perf_counter() - start
 
 
+def _table_prefix(n_rank: int) -> tuple[int, ...]:
+    """As the page: the table's 1,000 samples are the first of the ranking's draws when it needs more."""
+    return (1000,) if n_rank != 1000 else ()
+
+
 def ours_time(systems: dict[str, list[str]], reference: list[str], tokenize: str) -> float:
     start = time.perf_counter()
     options = make_options(tokenize=tokenize)
     prepared = prepare_references([reference], tokenize=tokenize, lowercase=False, max_order=4)
     stats = {name: segment_statistics(hyps, prepared) for name, hyps in systems.items()}
     analyses = {name: analyze_corpus(s, options, 1) for name, s in stats.items()}
-    comparison = compare_from_stats(stats, options, n_samples=1000)
     n_rank = ranking_samples(len(systems), 1000, 0.05, "holm")
-    ranked = comparison if n_rank == 1000 else compare_from_stats(stats, options, n_samples=n_rank)
+    ranked, *table = compare_from_stats_and_prefixes(stats, options, _table_prefix(n_rank), n_samples=n_rank)
+    comparison = table[0] if table else ranked
     ranks, corrected = rank_systems(ranked, 0.05, "holm")
     frame = verdict_views.results_frame(analyses, comparison, ranks, 0.05)
     verdict_views.display_frame(frame)
@@ -103,8 +108,8 @@ def metrics_time(systems: dict[str, list[str]], reference: list[str], tokenize: 
     n_rank = ranking_samples(len(systems), 1000, 0.05, "holm")
     prepared = prepare_references([reference], tokenize=tokenize, lowercase=False, max_order=4)
     stats = {name: segment_statistics(hyps, prepared) for name, hyps in systems.items()}
-    bleu = compare_from_stats(stats, options, n_samples=1000)
-    ranked = bleu if n_rank == 1000 else compare_from_stats(stats, options, n_samples=n_rank)
+    ranked, *table = compare_from_stats_and_prefixes(stats, options, _table_prefix(n_rank), n_samples=n_rank)
+    bleu = table[0] if table else ranked
     verdicts = [metric_views.MetricVerdict("BLEU", bleu, *rank_systems(ranked, 0.05, "holm"))]
     _, wider = metric_tables("chrf++", systems, [reference], options)
     refused = refusals(list(systems.values()), [reference])
@@ -114,8 +119,8 @@ def metrics_time(systems: dict[str, list[str]], reference: list[str], tokenize: 
         scorer, tables = (metric(name, options), wider) if name != "ter" else metric_tables(name, systems, [reference])
         if name == "chrf":  # as the page: chrF's statistics cut from chrF++'s
             tables = chrf_tables_of(wider, scorer.options)  # type: ignore[attr-defined]
-        comparison = compare_metric(tables, scorer, n_samples=1000)
-        ranked = comparison if n_rank == 1000 else compare_metric(tables, scorer, n_samples=n_rank)
+        ranked, *table = compare_metric_and_prefixes(tables, scorer, _table_prefix(n_rank), n_samples=n_rank)
+        comparison = table[0] if table else ranked
         verdicts.append(metric_views.MetricVerdict(scorer.name, comparison, *rank_systems(ranked, 0.05, "holm")))
     metric_views.display_frame(metric_views.metric_frame(verdicts))
     metric_views.found_disagreements(verdicts, 0.05)

@@ -14,8 +14,9 @@ chrF), because sacreBLEU's mean and the test statistic are computed in that dtyp
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from itertools import combinations
+from dataclasses import dataclass, replace
+from functools import partial
+from itertools import combinations, pairwise
 from typing import Unpack
 
 import numpy as np
@@ -28,6 +29,7 @@ from bleu_core.compare.significance import (
     PairedSettings,
     all_pairs,
     check_baseline,
+    check_prefixes,
     check_systems,
     check_test,
     check_whole,
@@ -65,9 +67,16 @@ def check_tables(tables: Mapping[str, IntArray], metric: Metric) -> tuple[list[s
 
 
 def draw_metric(
-    tables: Sequence[IntArray], metric: Metric, test: str, n_samples: int, seed: int, report: ProgressReporter
-) -> MetricDraws:
-    """Draw the resamples (``"bs"``) or trial masks (``"ar"``) once for all systems, as sacreBLEU does."""
+    tables: Sequence[IntArray],
+    metric: Metric,
+    test: str,
+    n_samples: int,
+    seed: int,
+    report: ProgressReporter,
+    prefixes: Sequence[int] = (),
+) -> list[MetricDraws]:
+    """Draw the resamples (``"bs"``) or trial masks (``"ar"``) once for all systems, as sacreBLEU does: the draws
+    of ``n_samples``, then those of each of ``prefixes`` (their first rows, each in the dtype its own run has)."""
     width, n_systems, n_segments = metric.width, len(tables), len(tables[0])
     columns = np.concatenate(tables, axis=1).astype(np.float64)
     totals = np.stack([table.sum(axis=0) for table in tables])
@@ -78,19 +87,24 @@ def draw_metric(
         report(0.3)
         picked = chunked_sums(mask, columns, indices=False).reshape(n_samples, n_systems, width)
         report(0.6)
-        return MetricDraws(test, n_samples, totals, observed, (), picked)
+        return [MetricDraws(test, n, totals, observed, (), picked[:n]) for n in (n_samples, *prefixes)]
     drawn = rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
     report(0.3)
     parts: list[list[FloatArray]] = [[] for _ in tables]
     step = max(1, SCORE_ROWS // n_systems)
-    for start in range(0, n_samples, step):
-        sums = chunked_sums(drawn[start : start + step], columns, indices=True).reshape(-1, n_systems, width)
+    # chunks end at each prefix too: a system's scores are float64 when any chunk of them is (NumPy widens
+    # sacreBLEU's whole list then), so a prefix takes the dtype of its own chunks only
+    bounds = sorted({*range(0, n_samples, step), *prefixes, n_samples})
+    for start, stop in pairwise(bounds):
+        sums = chunked_sums(drawn[start:stop], columns, indices=True).reshape(-1, n_systems, width)
         for system in range(n_systems):
             parts[system].append(metric.scores(np.ascontiguousarray(sums[:, system]), RESAMPLE))
-        report(0.3 + 0.5 * min(start + step, n_samples) / n_samples)
-    # a system's scores are float64 when any chunk is (NumPy widens sacreBLEU's whole list then)
-    resampled = tuple(np.concatenate(chunks) for chunks in parts)
-    return MetricDraws(test, n_samples, totals, observed, resampled, np.zeros((0, n_systems, width), dtype=np.int64))
+        report(0.3 + 0.5 * stop / n_samples)
+    empty = np.zeros((0, n_systems, width), dtype=np.int64)
+    return [
+        MetricDraws(test, n, totals, observed, tuple(np.concatenate(p[: bounds.index(n)]) for p in parts), empty)
+        for n in (n_samples, *prefixes)
+    ]
 
 
 def metric_p_value(draws: MetricDraws, baseline: int, system: int, metric: Metric) -> float:
@@ -129,7 +143,7 @@ def paired_results(
     """``sacrebleu --paired-{test}``'s (score, p-value, mean, half-width) of each system, the first the baseline."""
     test, samples = check_test(test, n_samples)
     names, arrays = check_tables(tables, metric)
-    draws = draw_metric(arrays, metric, test, samples, check_whole("seed", seed, 0), ProgressReporter(None))
+    draws = draw_metric(arrays, metric, test, samples, check_whole("seed", seed, 0), ProgressReporter(None))[0]
     out: list[tuple[float, float | None, float | None, float | None]] = []
     for system in range(len(names)):
         p_value = None if system == 0 else metric_p_value(draws, 0, system, metric)
@@ -148,16 +162,34 @@ def compare_metric(
     baseline a equal to ``sacrebleu -m {metric} --paired-{test}`` with a first; a request past ``limits`` raises
     :class:`bleu_core.limits.LimitExceeded` before anything is drawn.
     """
+    return compare_metric_and_prefixes(tables, metric, (), limits=limits, **settings)[0]
+
+
+def compare_metric_and_prefixes(
+    tables: Mapping[str, IntArray],
+    metric: Metric,
+    prefixes: Sequence[int],
+    *,
+    limits: Limits = LIMITS,
+    **settings: Unpack[PairedSettings],
+) -> tuple[Comparison, ...]:
+    """:func:`compare_metric` at ``n_samples``, then at each of ``prefixes`` from the first draws of the same set
+    (:func:`bleu_core.compare.ranking.compare_from_stats_and_prefixes` for BLEU)."""
     request = paired_request("compare_metric", settings)
     test, report = request.test, request.report
     names, arrays = check_tables(tables, metric)
+    check_prefixes(prefixes, request.samples)
     check_resamples(request.samples, len(names), len(arrays[0]), test=test, limits=limits, columns=metric.width)
     check_baseline(request.baseline, names)
     report(0.0)
-    draws = draw_metric(arrays, metric, test, request.samples, request.seed, report)
-    p_values = all_pairs(names, lambda a, b: metric_p_value(draws, a, b, metric), report)
-    intervals = tuple(interval(draws, i) for i in range(len(names)))
-    return assemble(names, draws.observed, draws.resampled, request, intervals, p_values, metric.higher_is_better)
+    out = []
+    for draws in draw_metric(arrays, metric, test, request.samples, request.seed, report, prefixes):
+        p_values = all_pairs(names, partial(metric_p_value, draws, metric=metric), report)
+        intervals = tuple(interval(draws, i) for i in range(len(names)))
+        at = replace(request, samples=draws.n_samples)
+        out.append(assemble(names, draws.observed, draws.resampled, at, intervals, p_values, metric.higher_is_better))
+        report = ProgressReporter(None)  # the prefixes take a moment: the bar is full already
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)

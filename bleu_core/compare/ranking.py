@@ -24,7 +24,8 @@ statement about BLEU on this test set, not about human preference.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from itertools import combinations
 from typing import Unpack
 
@@ -37,11 +38,13 @@ from bleu_core.compare.significance import (
     all_pairs,
     check_baseline,
     check_options,
+    check_prefixes,
     check_stats,
     paired_request,
 )
 from bleu_core.limits import LIMITS, Limits, check_resamples
 from bleu_core.options import BleuOptions
+from bleu_core.stats.progress import ProgressReporter
 from bleu_core.stats.segment_stats import SegmentStats
 
 #: Multiple-comparison corrections: Holm's step-down (default), Bonferroni, or none.
@@ -185,18 +188,38 @@ def compare_from_stats(
     raises :class:`bleu_core.limits.LimitExceeded` before anything is drawn.  Other metrics:
     :func:`bleu_core.compare.paired.compare_metric`.
     """
+    return compare_from_stats_and_prefixes(stats_by_system, options, (), limits=limits, **settings)[0]
+
+
+def compare_from_stats_and_prefixes(
+    stats_by_system: Mapping[str, SegmentStats],
+    options: BleuOptions,
+    prefixes: Sequence[int],
+    *,
+    limits: Limits = LIMITS,
+    **settings: Unpack[PairedSettings],
+) -> tuple[Comparison, ...]:
+    """:func:`compare_from_stats` at ``n_samples``, then at each of ``prefixes`` (fewer samples) from the first
+    draws of the same set (see :func:`.significance.check_prefixes`).  The Compare page's table and its ranking,
+    which needs more samples for the correction, share one draw this way."""
     options = check_options(options)
     request = paired_request("compare_from_stats", settings)
     test, report = request.test, request.report
     names, stats = check_stats(stats_by_system, options)
+    check_prefixes(prefixes, request.samples)
     check_resamples(request.samples, len(names), len(stats[0]), options.max_order, test, limits)
     check_baseline(request.baseline, names)
     report(0.0)
-    draws = draw(stats, options, test, request.samples, request.seed, report)
-    p_values = all_pairs(names, lambda a, b: paired_p_value(draws, a, b, options), report)
-    resampled = list(draws.resampled)
-    intervals = tuple(estimate_ci(resampled[i]) if test == "bs" else None for i in range(len(names)))
-    return assemble(names, draws.observed, resampled, request, intervals, p_values)
+    full = draw(stats, options, test, request.samples, request.seed, report)
+    out = []
+    for draws in (full, *(full.first(n) for n in prefixes)):
+        p_values = all_pairs(names, partial(paired_p_value, draws, options=options), report)
+        resampled = list(draws.resampled)
+        intervals = tuple(estimate_ci(resampled[i]) if test == "bs" else None for i in range(len(names)))
+        at = replace(request, samples=draws.n_samples)
+        out.append(assemble(names, draws.observed, resampled, at, intervals, p_values))
+        report = ProgressReporter(None)  # the prefixes take a moment: the bar is full already
+    return tuple(out)
 
 
 def adjusted_p_values(raw: Sequence[float], correction: str = "holm") -> list[float]:

@@ -184,6 +184,11 @@ class Draws:
     resampled: FloatArray  # bs: (systems, samples) score of every bootstrap resample, 0-100; ar: empty
     picked: IntArray  # ar: (samples, systems, width) statistics summed where the trial mask is True; bs: empty
 
+    def first(self, n_samples: int) -> Draws:
+        """The draws of a run with ``n_samples`` (fewer) from the same seed: the first resamples or trials."""
+        resampled, picked = self.resampled[:, :n_samples], self.picked[:n_samples]
+        return replace(self, n_samples=n_samples, resampled=resampled, picked=picked)
+
 
 def draw(
     stats: Sequence[SegmentStats],

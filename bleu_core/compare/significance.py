@@ -65,6 +65,17 @@ def check_whole(name: str, value: object, minimum: int) -> int:
     return int(value)
 
 
+def check_prefixes(prefixes: Sequence[int], samples: int) -> None:
+    """Sample counts to be taken as the first draws of a set of ``samples``: whole, from 1 to ``samples``.
+
+    Such a prefix equals a run of its own from the same seed: NumPy's generator fills the (samples, segments)
+    array of segment indices (bootstrap) or trial coins (approximate randomization) row after row, so its first
+    k rows are the k rows a smaller run draws (held by the tests against separate runs)."""
+    for n in prefixes:
+        if check_whole("a prefix of the samples", n, 1) > samples:
+            raise ValueError(f"a prefix of the samples must be at most n_samples={samples}; got {n}")
+
+
 def check_test(test: object, n_samples: object) -> tuple[str, int]:
     if test not in TESTS:
         raise ValueError(f"unknown test {test!r}; use 'bs' (paired bootstrap) or 'ar' (approximate randomization)")

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.compare.metrics import metric
-from bleu_core.compare.ranking import rank_systems, ranking_samples
+from bleu_core.compare.ranking import rank_systems
 from bleu_core.corpus.diagnosis import CorpusAnalysis
 from bleu_core.i18n import text
 from bleu_core.limits import LIMITS, LimitExceeded
@@ -18,7 +18,7 @@ from pages.compare_page import metric_views, verdict_views
 from pages.compare_page import report as compare_report
 from pages.compare_page.verdict import (
     TestSettings,
-    compare,
+    compare_and_rank,
     correction_name,
     table_caption,
     test_controls,
@@ -71,15 +71,7 @@ def metric_verdict(
     """One metric's comparison at the chosen samples; its ranks from enough samples for the correction (when the
     limits allow, else from the table's samples, with a warning).  ``from_chrf_pp``: chrF's statistics are cut
     from chrF++'s (both shown)."""
-    comparison = compare(data, settings, chosen, chosen.n_samples, name, from_chrf_pp)
-    needed = ranking_samples(len(data.outputs), chosen.n_samples, chosen.alpha, chosen.correction)
-    ranked = comparison
-    if needed != chosen.n_samples:
-        try:
-            ranked = compare(data, settings, chosen, needed, name, from_chrf_pp)
-        except LimitExceeded as refusal:
-            note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=needed, alpha=chosen.alpha)
-            st.warning(refusal.reason.render(language()) + " " + note)
+    comparison, ranked = compare_and_rank(data, settings, chosen, name, from_chrf_pp)
     ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
     label = metric(name, settings).name
     return metric_views.MetricVerdict(label, comparison, ranks, corrected)

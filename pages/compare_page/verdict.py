@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -225,29 +226,32 @@ def table_caption(message: str, chosen: TestSettings, interval: str = "verdict.c
     )
 
 
-def compare(
+def compare_and_rank(
     data: cached.Systems,
     settings: BleuOptions,
     chosen: TestSettings,
-    n_samples: int,
     name: str = "bleu",
     from_chrf_pp: bool = False,
-) -> Comparison:
-    """One metric's comparison (``name``: BLEU by default, chrF's statistics cut from chrF++'s when
-    ``from_chrf_pp``) under a progress bar."""
-    bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=n_samples))
+) -> tuple[Comparison, Comparison]:
+    """One metric's comparison at the chosen samples and the one its ranks rest on: from more samples when the
+    correction needs them (one draw: the table's are its first), else the same (``name``: BLEU by default; chrF's
+    statistics cut from chrF++'s when ``from_chrf_pp``), under a progress bar.  When the limits refuse the
+    ranking's samples it rests on the table's, with a warning; a refusal of the table's own raises."""
+    needed = ranking_samples(len(data.outputs), chosen.n_samples, chosen.alpha, chosen.correction)
+    samples = (needed, chosen.n_samples) if needed != chosen.n_samples else (needed,)
+    bar = st.progress(0.0, t("verdict.progress", test=test_name(chosen.test), samples=needed))
+    run = partial(cached.metric_comparison_cached, data, settings, name, chosen.baseline, chosen.test)
+    progress = lambda done: bar.progress(min(max(float(done), 0.0), 1.0))  # noqa: E731
     try:
-        return cached.metric_comparison_cached(
-            data,
-            settings,
-            name,
-            chosen.baseline,
-            chosen.test,
-            n_samples,
-            chosen.seed,
-            lambda done: bar.progress(min(max(float(done), 0.0), 1.0)),
-            from_chrf_pp,
-        )
+        ranked, *table = run(samples, chosen.seed, progress, from_chrf_pp)
+        return (table[0] if table else ranked), ranked
+    except LimitExceeded as refusal:
+        if len(samples) == 1:
+            raise
+        (comparison,) = run((chosen.n_samples,), chosen.seed, progress, from_chrf_pp)
+        note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=needed, alpha=chosen.alpha)
+        st.warning(refusal.reason.render(language()) + " " + note)
+        return comparison, comparison
     finally:
         bar.empty()
 
@@ -256,18 +260,10 @@ def render_verdict(data: cached.Systems, settings: BleuOptions, analyses: Mappin
     """Everything above the detail views: controls, summary, table, explanation, charts, ranking, report."""
     chosen = test_controls(analyses)
     try:
-        comparison = compare(data, settings, chosen, chosen.n_samples)
+        comparison, ranked = compare_and_rank(data, settings, chosen)
     except LimitExceeded as refusal:  # refused before anything was drawn (bleu_core.limits)
         st.error(refusal.reason.render(language()))
         return
-    rank_samples = ranking_samples(len(data.outputs), chosen.n_samples, chosen.alpha, chosen.correction)
-    ranked = comparison
-    if rank_samples != chosen.n_samples:
-        try:
-            ranked = compare(data, settings, chosen, rank_samples)
-        except LimitExceeded as refusal:  # the ranking rests on the table's samples, and says so
-            note = t("limits.ranking_on_fewer", samples=chosen.n_samples, needed=rank_samples, alpha=chosen.alpha)
-            st.warning(refusal.reason.render(language()) + " " + note)
     ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
     frame = verdict_views.results_frame(analyses, comparison, ranks, chosen.alpha, corrected)
     signature = analyses[chosen.baseline].result.signature

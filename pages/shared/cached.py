@@ -28,8 +28,8 @@ from bleu_core.compare.metrics import (
     refusals,
     segment_scores,
 )
-from bleu_core.compare.paired import compare_metric
-from bleu_core.compare.ranking import Comparison, compare_from_stats
+from bleu_core.compare.paired import compare_metric_and_prefixes
+from bleu_core.compare.ranking import Comparison, compare_from_stats_and_prefixes
 from bleu_core.compare.slices import LabelTest, SliceScores, read_tags, slice_scores, slice_tests
 from bleu_core.corpus.diagnosis import CorpusAnalysis, analyze_corpus
 from bleu_core.corpus.lint import LintFinding, check_cjk, identical_systems, lint_corpus
@@ -288,30 +288,32 @@ def metric_comparison_cached(
     name: str,
     baseline: str | None,
     test: str,
-    n_samples: int,
+    samples: tuple[int, ...],
     seed: int,
     progress: Progress | None = None,
     from_chrf_pp: bool = False,
-) -> Comparison:
-    """One metric's differences to the baseline and every pairwise p-value, from one set of sacreBLEU's draws
-    (chrF's statistics cut from chrF++'s when ``from_chrf_pp``)."""
+) -> tuple[Comparison, ...]:
+    """One metric's differences to the baseline and every pairwise p-value at each of ``samples`` (the most
+    first), from one set of sacreBLEU's draws (chrF's statistics cut from chrF++'s when ``from_chrf_pp``)."""
+    most, *prefixes = samples
     if name == "bleu":
         stats, _ = systems_stats(data, options)
         return _remember(
-            ("comparison", data.key, options, baseline, test, n_samples, seed),
-            lambda: compare_from_stats(
-                stats, options, baseline=baseline, test=test, n_samples=n_samples, seed=seed, progress=progress
+            ("comparison", data.key, options, baseline, test, samples, seed),
+            lambda: compare_from_stats_and_prefixes(
+                stats, options, prefixes, baseline=baseline, test=test, n_samples=most, seed=seed, progress=progress
             ),
         )
     tables = metric_tables_cached(data, name, options.lowercase, from_chrf_pp)
     return _remember(
-        ("metric_comparison", data.key, name, options.lowercase, baseline, test, n_samples, seed),
-        lambda: compare_metric(
+        ("metric_comparison", data.key, name, options.lowercase, baseline, test, samples, seed),
+        lambda: compare_metric_and_prefixes(
             tables,
             metric(name, options, len(data.references)),
+            prefixes,
             baseline=baseline,
             test=test,
-            n_samples=n_samples,
+            n_samples=most,
             seed=seed,
             progress=progress,
         ),

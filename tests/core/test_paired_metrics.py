@@ -28,8 +28,14 @@ from bleu_core.compare.metrics import (
     metric_tables,
     segment_scores,
 )
-from bleu_core.compare.paired import compare_metric, disagreements, paired_results
-from bleu_core.compare.ranking import compare_from_stats, rank_systems
+from bleu_core.compare.paired import (
+    compare_metric,
+    compare_metric_and_prefixes,
+    disagreements,
+    draw_metric,
+    paired_results,
+)
+from bleu_core.compare.ranking import compare_from_stats, compare_from_stats_and_prefixes, rank_systems
 from bleu_core.compare.significance import _system_statistics
 from bleu_core.limits import LimitExceeded, Limits
 from bleu_core.stats import chrf
@@ -292,3 +298,39 @@ def test_segment_scores_are_sacrebleus_sentence_scores(name: str, seed: int) -> 
     for system, lines in systems.items():
         theirs = [scorer.sentence_score(line, [stream[i] for stream in refs]).score for i, line in enumerate(lines)]
         assert ours[system].tolist() == theirs
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_a_prefix_of_the_draws_is_a_run_of_its_own(test: str) -> None:
+    """The Compare page draws its ranking's samples once and takes its table's fewer samples as their first rows:
+    each comparison must equal a separate run with that many samples, for BLEU and for every other metric."""
+    options = make_options()
+    stats = _system_statistics(SYSTEMS, REFS, options, ProgressReporter(None))
+    runs = compare_from_stats_and_prefixes(stats, options, (1, 150, 299), test=test, n_samples=300, seed=7)
+    assert [run.n_samples for run in runs] == [300, 1, 150, 299]
+    for run in runs:
+        assert run == compare_from_stats(stats, options, test=test, n_samples=run.n_samples, seed=7)
+    for name in ("chrf++", "ter"):
+        scorer, tables = metric_tables(name, SYSTEMS, REFS, options)
+        runs = compare_metric_and_prefixes(tables, scorer, (150, 17), test=test, n_samples=300, seed=7)
+        for run in runs:
+            assert run == compare_metric(tables, scorer, test=test, n_samples=run.n_samples, seed=7)
+    with pytest.raises(ValueError, match="at most n_samples=300"):
+        compare_metric_and_prefixes(tables, scorer, (301,), test=test, n_samples=300)
+
+
+def test_a_prefix_keeps_the_dtype_of_its_own_resamples() -> None:
+    """sacreBLEU's chrF resamples are float32 unless one takes a Python-float branch (then the whole list is
+    float64): a prefix before the first such resample is float32, as its own run's are."""
+    parted = 0
+    for seed in range(12):
+        systems, refs = _random_corpus(seed)
+        options = chrf.ChrfOptions()
+        tables, scorer = _tables(options, systems, refs), ChrfMetric(options)
+        for prefix in (5, 40, 120):
+            full, first = draw_metric(list(tables.values()), scorer, "bs", 200, 3, ProgressReporter(None), (prefix,))
+            alone = draw_metric(list(tables.values()), scorer, "bs", prefix, 3, ProgressReporter(None))[0]
+            for mine, own, whole in zip(first.resampled, alone.resampled, full.resampled, strict=True):
+                assert mine.dtype == own.dtype and mine.tobytes() == own.tobytes()
+                parted += mine.dtype != whole.dtype
+    assert parted  # some prefix is float32 where the whole draw is float64: the case this test is for

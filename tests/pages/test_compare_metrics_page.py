@@ -328,3 +328,35 @@ def test_segments_are_scored_in_the_chosen_metric(choice: str, label: str) -> No
         bleu = BLEU(effective_order=True).sentence_score(SYSTEMS[name][shown], [s[shown] for s in REFS]).score
         line = f"{name}: {label} {sentence(name, shown):.2f} (sentence BLEU {bleu:.2f})"
         assert line in [plain(m.value).replace("**", "") for m in at.markdown]
+
+
+def test_a_ranking_refused_its_samples_rests_on_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At α = 0.01 four systems' ranks need 2,000 samples (the table draws 1,000, their first).  When the limits
+    refuse 2,000 but not 1,000, every metric is still shown, its ranks resting on the table's samples, and the
+    page says so for each metric; the p-values are sacreBLEU's at 1,000 samples."""
+    from bleu_core import limits
+    from bleu_core.compare import paired, ranking
+
+    tight = limits.Limits(resample_scores=len(SYSTEMS) * SAMPLES)
+    real_check = limits.check_resamples
+
+    def check(samples: int, systems: int, segments: int, order: int = 4, test: str = "bs", *_: Any, **kw: Any) -> None:
+        real_check(samples, systems, segments, order, test, tight, kw.get("columns"))
+
+    monkeypatch.setattr(ranking, "check_resamples", check)
+    monkeypatch.setattr(paired, "check_resamples", check)
+    at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.selectbox(key="cmp_alpha").set_value(0.01).run()
+    at.radio(key="cmp_metric").set_value("all").run()
+    assert not at.exception and not at.error
+    note = catalog("en")["limits.ranking_on_fewer"].format(samples=SAMPLES, needed=2000, alpha=0.01)
+    assert sum(note in plain(w.value) for w in at.warning) == 4
+    frame = metric_table(at)
+    assert set(frame["metric"]) == {"BLEU", "chrF2", "chrF2++", "TER"}
+    base = at.selectbox(key="cmp_baseline").value
+    scores, p_values = pairwise(CHRF())  # sacreBLEU's, at 1,000 samples
+    corrected = _holm(p_values | {(b, a): p for (a, b), p in p_values.items()}, list(SYSTEMS))
+    table = frame[frame["metric"] == "chrF2"].set_index("system")
+    assert dict(table["score"]) == pytest.approx(scores, abs=1e-9)
+    for name in set(SYSTEMS) - {base}:
+        assert table.loc[name, "p corrected"] == f"{round(corrected[base, name], 4):.4f}"
