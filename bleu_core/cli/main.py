@@ -360,13 +360,15 @@ def _print_slices(
     names: list[str],
     parts: list[list[SegmentStats]],
     chrf_parts: tuple[chrf.ChrfOptions, list[list[chrf.IntArray]]] | None,
+    ter_parts: tuple[ter.TerOptions, list[list[ter.FloatArray]]] | None,
     options: BleuOptions,
     args: argparse.Namespace,
 ) -> None:
     """``--tags``: every metric's score per label (and paired tests per label), see :mod:`.slices`."""
     bleu = [SegmentStats.concat(p, options.max_order) for p in parts] if "bleu" in args.metrics else []
     chrf_systems = (chrf_parts[0], [metrics.concat(c, chrf_parts[0]) for c in chrf_parts[1]]) if chrf_parts else None
-    slices.print_slices(args, lines, names, bleu, options, chrf_systems)
+    ter_systems = [cli_ter.concat(chunks) for chunks in ter_parts[1]] if ter_parts else None
+    slices.print_slices(args, lines, names, bleu, options, chrf_systems, ter_systems)
 
 
 def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
@@ -398,7 +400,7 @@ def _score(args: argparse.Namespace, sources: list[_Source]) -> None:
                 print(f"bleu_core: warning: {source.name} {note}", file=sys.stderr)
     n_refs = max(len(refs), args.num_refs)
     if tag_lines is not None:
-        _print_slices(tag_lines, names, sink.parts, chrf_parts, options, args)
+        _print_slices(tag_lines, names, sink.parts, chrf_parts, ter_parts, options, args)
     elif chrf_parts is not None or ter_parts is not None:
         _print_with_others(names, sink.parts, chrf_parts, ter_parts, options, n_refs, args)
     else:

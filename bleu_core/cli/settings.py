@@ -63,9 +63,7 @@ def check_values(args: argparse.Namespace) -> None:
 
 def check_metrics(args: argparse.Namespace) -> None:
     """The metrics asked for: BLEU, chrF and TER are built in; chrF or TER with what only BLEU has here (statistics
-    records, a cluster) are refused; so is TER with ``--tags``."""
-    if "ter" in args.metrics and args.tags:
-        raise ValueError("--tags is not built into bleu_core for TER; run it with -m bleu chrf")
+    records, a cluster) are refused."""
     if args.sentence_level and len(args.metrics) > 1:
         raise ValueError("only one metric can be used in sentence-level mode")
     for metric, name in (("chrf", "chrF"), ("ter", "TER")):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from typing import TYPE_CHECKING, Any
 
 from bleu_core.cli.report import Report
@@ -21,6 +21,7 @@ from bleu_core.i18n import text
 from bleu_core.options import BleuOptions
 from bleu_core.stats import chrf
 from bleu_core.stats.segment_stats import SegmentStats
+from bleu_core.stats.ter import FloatArray
 from bleu_core.text.reader import read_lines
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ def _records(scores: SliceScores, tests: Sequence[LabelTest], chrf_name: str, wi
                 record["BLEU"] = round(label.bleu[k], width)
             if label.chrf:
                 record[chrf_name] = round(label.chrf[k], width)
+            if label.ter:
+                record["TER"] = round(label.ter[k], width)
             if tests and name is not None:
                 test = p_values.get((label.label, system))
                 record["p_value"] = None if test is None else round(test.p_value, 4)
@@ -119,13 +122,15 @@ def print_slices(
     bleu_systems: list[SegmentStats],
     options: BleuOptions,
     chrf_parts: tuple[chrf.ChrfOptions, list[chrf.IntArray]] | None,
+    ter_systems: list[FloatArray] | None = None,
 ) -> None:
     """Read the tags file, score every label and print the report (the corpus's line count is known by now)."""
     from bleu_core.compare.slices import read_tags, slice_scores, slice_tests  # only with --tags: a faster start
 
     report = report_of(args)
     names = [name.removeprefix("Baseline: ") for name in names]  # sacreBLEU's mark of the baseline in its table
-    n_segments = len(bleu_systems[0]) if bleu_systems else len(chrf_parts[1][0]) if chrf_parts else 0
+    given: list[Sized] = [*bleu_systems, *(chrf_parts[1] if chrf_parts else []), *(ter_systems or [])]
+    n_segments = len(given[0]) if given else 0
     try:
         tags = read_tags(lines, n_segments)
     except ValueError as error:  # TagsError, LimitExceeded: said in English here, with the file's name
@@ -133,7 +138,8 @@ def print_slices(
     bleu = dict(zip(names, bleu_systems, strict=True)) if bleu_systems else None
     chrf_stats = dict(zip(names, chrf_parts[1], strict=True)) if chrf_parts else None
     chrf_options = chrf_parts[0] if chrf_parts else None
-    scores = slice_scores(tags, bleu, options if bleu else None, chrf_stats, chrf_options)
+    ter_stats = dict(zip(names, ter_systems, strict=True)) if ter_systems else None
+    scores = slice_scores(tags, bleu, options if bleu else None, chrf_stats, chrf_options, ter_stats)
     tests: tuple[LabelTest, ...] = ()
     notes = ""
     if report.paired and bleu is not None:

@@ -1,10 +1,10 @@
 """Scores by slice: a tags file gives each segment a label (a domain, a document id, any grouping), and every
-label gets its segment count, BLEU and chrF, and with several systems a paired test per label.
+label gets its segment count, BLEU, chrF and TER, and with several systems a paired test per label.
 
 A label's score is the score of the summed statistics of its segments.  Every segment's statistics depend on that
-segment alone (BLEU's clipping and closest reference length, chrF's best reference), so this is exactly the score
-of those lines scored on their own, as ``sacrebleu`` would score the subset's files.  With document ids as labels
-the per-label scores are document-level scores: nothing more is needed.
+segment alone (BLEU's clipping and closest reference length, chrF's best reference, TER's edits), so this is
+exactly the score of those lines scored on their own, as ``sacrebleu`` would score the subset's files.  With
+document ids as labels the per-label scores are document-level scores: nothing more is needed.
 
 The tags file has one label per line, as many lines as the corpus has segments.  A label is its line without the
 surrounding whitespace; an empty label is a label like any other (:data:`NO_LABEL`, shown as "(no label)"), so
@@ -18,7 +18,7 @@ system are one family, corrected as the Compare verdict corrects its pairs
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +32,7 @@ from bleu_core.limits import LIMITS, LimitExceeded, Limits, check_resamples, res
 from bleu_core.options import BleuOptions
 from bleu_core.stats.chrf import ChrfOptions, chrf_scores
 from bleu_core.stats.segment_stats import SegmentStats
+from bleu_core.stats.ter import FloatArray, ter_score
 
 IntArray = NDArray[np.int64]
 
@@ -89,14 +90,15 @@ def read_tags(lines: Sequence[str], n_segments: int, limits: Limits = LIMITS) ->
 class LabelScores:
     """One label (or the whole corpus): its segments and each system's scores on sacreBLEU's 0-100 scale.
 
-    ``bleu`` and ``chrf`` hold one score per system, in the order of :attr:`SliceScores.systems`; either is empty
-    when that metric was not asked for.
+    ``bleu``, ``chrf`` and ``ter`` hold one score per system, in the order of :attr:`SliceScores.systems`; each is
+    empty when that metric was not asked for.
     """
 
     label: str
     segments: int
     bleu: tuple[float, ...]
     chrf: tuple[float, ...]
+    ter: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,15 +132,26 @@ def chrf_by_label(stats: IntArray, tags: Tags, options: ChrfOptions) -> tuple[np
     return scores[:-1], float(scores[-1])
 
 
-def _check_systems(tags: Tags, bleu: Mapping[str, SegmentStats], chrf: Mapping[str, IntArray]) -> tuple[str, ...]:
-    if not bleu and not chrf:
-        raise ValueError("give the statistics of at least one system (BLEU, chrF or both)")
-    if bleu and chrf and list(bleu) != list(chrf):
-        raise ValueError(f"BLEU and chrF statistics name different systems: {list(bleu)} and {list(chrf)}")
-    for name, size in [*((n, len(s)) for n, s in bleu.items()), *((n, len(s)) for n, s in chrf.items())]:
-        if size != len(tags):
-            raise ValueError(f"system {name!r} has {size} segments but the tags label {len(tags)}")
-    return tuple(bleu or chrf)
+def ter_by_label(stats: FloatArray, tags: Tags) -> tuple[np.ndarray, float]:
+    """TER (0-100) of each label and of the whole corpus, from per-segment TER statistics: each label's totals
+    summed in segment order, as sacreBLEU sums a corpus (so a label's score is the score of its lines alone)."""
+    scores = [ter_score(stats[tags.segments(index)]) for index in range(len(tags.labels))]
+    return np.asarray(scores, dtype=np.float64), ter_score(stats)
+
+
+def _check_systems(tags: Tags, metrics: Mapping[str, Mapping[str, Sized]]) -> tuple[str, ...]:
+    given = {metric: list(by_system) for metric, by_system in metrics.items() if by_system}
+    if not given:
+        raise ValueError("give the statistics of at least one system (BLEU, chrF, TER or several)")
+    systems = next(iter(given.values()))
+    for metric, names in given.items():
+        if names != systems:
+            raise ValueError(f"the metrics' statistics name different systems: {systems} and {names} ({metric})")
+    for by_system in metrics.values():
+        for name, stats in by_system.items():
+            if len(stats) != len(tags):
+                raise ValueError(f"system {name!r} has {len(stats)} segments but the tags label {len(tags)}")
+    return tuple(systems)
 
 
 def slice_scores(
@@ -147,26 +160,29 @@ def slice_scores(
     options: BleuOptions | None = None,
     chrf: Mapping[str, IntArray] | None = None,
     chrf_options: ChrfOptions | None = None,
+    ter: Mapping[str, FloatArray] | None = None,
 ) -> SliceScores:
-    """Every label's BLEU (``bleu`` with ``options``) and chrF (``chrf`` with ``chrf_options``) for each system."""
-    bleu, chrf = dict(bleu or {}), dict(chrf or {})
+    """Every label's BLEU (``bleu`` with ``options``), chrF (``chrf`` with ``chrf_options``) and TER (``ter``:
+    :func:`bleu_core.stats.ter.ter_statistics`) for each system."""
+    bleu, chrf, ter = dict(bleu or {}), dict(chrf or {}), dict(ter or {})
     if bleu and options is None:
         raise ValueError("BLEU statistics need their options")
-    systems = _check_systems(tags, bleu, chrf)
-    n = len(tags.labels)
+    systems = _check_systems(tags, {"BLEU": bleu, "chrF": chrf, "TER": ter})
     bleu_parts = [bleu_by_label(s, tags, options) for s in bleu.values()] if options is not None else []
     chrf_parts = [chrf_by_label(s, tags, chrf_options or ChrfOptions()) for s in chrf.values()]
+    ter_parts = [ter_by_label(s, tags) for s in ter.values()]
     counts = tags.counts()
     labels = tuple(
         LabelScores(
             tags.labels[i],
             int(counts[i]),
-            tuple(float(part[0][i]) for part in bleu_parts),
-            tuple(float(part[0][i]) for part in chrf_parts),
+            *(tuple(float(part[0][i]) for part in parts) for parts in (bleu_parts, chrf_parts, ter_parts)),
         )
-        for i in range(n)
+        for i in range(len(tags.labels))
     )
-    whole = LabelScores("", len(tags), tuple(part[1] for part in bleu_parts), tuple(part[1] for part in chrf_parts))
+    whole = LabelScores(
+        "", len(tags), *(tuple(part[1] for part in parts) for parts in (bleu_parts, chrf_parts, ter_parts))
+    )
     return SliceScores(systems, whole, labels)
 
 

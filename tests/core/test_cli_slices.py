@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
 from bleu_core.cli.main import run
@@ -22,6 +22,23 @@ HYPS = {
     "b.txt": ["The cat is on a mat.", "A dog barks", "x", "Hello world again", "It rains, today.", "one two"],
 }
 TAGS = ["news", "news", "", "sport", " news", "doc 7"]
+
+
+@pytest.mark.parametrize("options", [[], ["--ter-case-sensitive", "--ter-no-punct"], ["--ter-normalized"]])
+def test_ter_alone_per_label_keeps_its_own_options(
+    folder: Path, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    status, out, err = _run(capsys, "ref.txt", "-i", "a.txt", "b.txt", "-m", "ter", *options, "--tags", "tags.txt")
+    assert status == 0 and err == ""
+    settings = {
+        "case_sensitive": "--ter-case-sensitive" in options,
+        "no_punct": "--ter-no-punct" in options,
+        "normalized": "--ter-normalized" in options,
+    }
+    for record in json.loads(out):
+        hyps = _subset(HYPS[record["system"]], record["label"])
+        assert set(record) == {"label", "segments", "system", "TER"}
+        assert record["TER"] == round(TER(**settings).corpus_score(hyps, [_subset(REF, record["label"])]).score, 1)
 
 
 @pytest.fixture(autouse=True)
@@ -52,11 +69,11 @@ def _subset(lines: list[str], label: str | None) -> list[str]:
     return [line for line, tag in zip(lines, TAGS, strict=True) if label is None or tag.strip() == label]
 
 
-def test_json_records_hold_every_labels_bleu_and_chrf_as_sacrebleu_on_the_subset(
+def test_json_records_hold_every_labels_bleu_chrf_and_ter_as_sacrebleu_on_the_subset(
     folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status, out, err = _run(
-        capsys, "ref.txt", "-i", "a.txt", "b.txt", "-m", "bleu", "chrf", "--tags", "tags.txt", "-w", "4"
+        capsys, "ref.txt", "-i", "a.txt", "b.txt", "-m", "bleu", "chrf", "ter", "--tags", "tags.txt", "-w", "4"
     )
     assert status == 0 and err == ""
     records = json.loads(out)
@@ -69,6 +86,7 @@ def test_json_records_hold_every_labels_bleu_and_chrf_as_sacrebleu_on_the_subset
         assert record["segments"] == len(hyps)
         assert record["BLEU"] == round(BLEU().corpus_score(hyps, refs).score, 4)
         assert record["chrF2"] == round(CHRF().corpus_score(hyps, refs).score, 4)
+        assert record["TER"] == round(TER().corpus_score(hyps, refs).score, 4)
         assert "p_value" not in record
 
 

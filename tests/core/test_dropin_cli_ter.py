@@ -150,12 +150,11 @@ def test_paired_bootstrap_json_holds_sacrebleus_numbers(folder: Path) -> None:
         "-m ter --paired-bs -i a.txt b.txt",
         "-m bleu ter --paired-ar -i a.txt b.txt",
         "-m ter --statistics",
-        "-m ter --tags ref.txt",
     ],
 )
 def test_refused_with_a_message(folder: Path, flags: str, capsys: pytest.CaptureFixture[str]) -> None:
     """What TER does not have here is refused in one line, naming TER: paired tests with three references
-    (sacreBLEU sums thirds of words in float32, in its own order), statistics records, labels."""
+    (sacreBLEU sums thirds of words in float32, in its own order), statistics records."""
     from bleu_core.cli.main import run
 
     args = ["ref.txt", *flags.split()]

@@ -1,4 +1,4 @@
-"""Scores by label (bleu_core/compare/slices.py): each label's BLEU and chrF equal the real sacreBLEU scoring that
+"""Scores by label (bleu_core/compare/slices.py): each label's BLEU, chrF and TER equal the real sacreBLEU scoring that
 label's lines alone; paired p-values per label equal sacreBLEU's PairedTest on the subset; the correction over
 labels x systems is recomputed here by its textbook formula; bad tags files are refused with clear reasons."""
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
 from bleu_core import make_options
@@ -24,6 +24,7 @@ from bleu_core.compare.slices import (
 )
 from bleu_core.limits import LimitExceeded, Limits
 from bleu_core.stats.chrf import ChrfOptions, chrf_statistics
+from bleu_core.stats.ter import TerOptions, ter_statistics
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SYSTEMS, DEMO_TAGS
 from tests.conftest import Pair, read_plain
 
@@ -101,8 +102,9 @@ def test_every_label_scores_as_sacrebleu_scoring_its_lines_alone(  # type: ignor
     options = make_options(**ours)
     chrf_options = ChrfOptions(**chrf_settings)
     bleu, chrf = _statistics(systems, refs, options, chrf_options)
+    ter = {name: ter_statistics(hyps, refs, TerOptions()) for name, hyps in systems.items()}
     tagged = read_tags(tags, len(refs[0]))
-    result = slice_scores(tagged, bleu, options, chrf, chrf_options)
+    result = slice_scores(tagged, bleu, options, chrf, chrf_options, ter)
     assert result.systems == tuple(systems)
     assert sum(label.segments for label in result.labels) == len(refs[0])
     chrf_args = {"char_order": chrf_options.char_order, "word_order": chrf_options.word_order}
@@ -115,9 +117,13 @@ def test_every_label_scores_as_sacrebleu_scoring_its_lines_alone(  # type: ignor
             sub = _subset(hyps, index)
             assert label.bleu[k] == BLEU(**bleu_settings).corpus_score(sub, sub_refs).score, (label.label, k)
             assert label.chrf[k] == CHRF(**chrf_args).corpus_score(sub, sub_refs).score, (label.label, k)
+            assert label.ter[k] == TER().corpus_score(sub, sub_refs).score, (label.label, k)
     for k, hyps in enumerate(systems.values()):
         assert result.corpus.bleu[k] == BLEU(**bleu_settings).corpus_score(hyps, refs).score
         assert result.corpus.chrf[k] == CHRF(**chrf_args).corpus_score(hyps, refs).score
+        assert result.corpus.ter[k] == TER().corpus_score(hyps, refs).score
+    alone = slice_scores(tagged, ter=ter)  # TER alone: the other metrics' scores are empty
+    assert alone.corpus.ter == result.corpus.ter and alone.corpus.bleu == alone.corpus.chrf == ()
 
 
 def test_labels_are_stripped_and_an_empty_line_is_a_label_of_its_own() -> None:
