@@ -164,7 +164,7 @@ def render_page() -> None:
     show_score(analysis, chrf, ter)
     corpus_analysis.show_diagnosis(corpus, settings)
     demo = st.session_state.get("co_mode", corpus_inputs.DEMO) == corpus_inputs.DEMO
-    corpus_slices.show_slices(corpus, settings, demo, with_chrf=chrf is not None)
+    corpus_slices.show_slices(corpus, settings, demo, with_chrf=chrf is not None, with_ter=ter is not None)
     frame = corpus_views.segment_frame(analysis, hyps, streams, source, sentence_chrf, sentence_ter)
     view = st.radio(
         t("corpus.view"),

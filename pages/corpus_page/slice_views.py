@@ -20,23 +20,28 @@ def shown_label(label: str, lang: str = "en") -> str:
 
 
 def slice_frame(scores: SliceScores, lang: str = "en") -> pd.DataFrame:
-    """One row per label, in the tags file's order: segments, BLEU, chrF2 and their differences from the corpus.
+    """One row per label, in the tags file's order: segments, BLEU, chrF2 (and TER when it was asked for) and their
+    differences from the corpus.
 
     The page's one system is the first of ``scores.systems``; chrF columns are None when chrF was left out.
     """
-    with_chrf = bool(scores.corpus.chrf)
+    with_chrf, with_ter = bool(scores.corpus.chrf), bool(scores.corpus.ter)
     rows = [
         {
             "label": shown_label(label.label, lang),
             "segments": label.segments,
             "BLEU": label.bleu[0],
             "chrF2": label.chrf[0] if with_chrf else None,
+            **({"TER": label.ter[0]} if with_ter else {}),
             "BLEU − corpus": label.bleu[0] - scores.corpus.bleu[0],
             "chrF2 − corpus": label.chrf[0] - scores.corpus.chrf[0] if with_chrf else None,
+            **({"TER − corpus": label.ter[0] - scores.corpus.ter[0]} if with_ter else {}),
         }
         for label in scores.labels
     ]
-    return pd.DataFrame(rows, columns=["label", "segments", "BLEU", "chrF2", "BLEU − corpus", "chrF2 − corpus"])
+    ter = ["TER"] if with_ter else []
+    columns = ["label", "segments", "BLEU", "chrF2", *ter, "BLEU − corpus", "chrF2 − corpus"]
+    return pd.DataFrame(rows, columns=columns + [f"{name} − corpus" for name in ter])
 
 
 def slice_chart(scores: SliceScores, lang: str = "en") -> alt.LayerChart:

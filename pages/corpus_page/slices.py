@@ -50,18 +50,20 @@ def _table(frame: Any) -> None:
             "chrF2": number(t("slices.col_chrf"), format="%.2f"),
             "BLEU − corpus": number(t("slices.col_delta_bleu"), format="%+.2f", help=delta_help),
             "chrF2 − corpus": number(t("slices.col_delta_chrf"), format="%+.2f", help=delta_help),
+            "TER": number(t("slices.col_ter"), format="%.2f"),
+            "TER − corpus": number(t("slices.col_delta_ter"), format="%+.2f", help=t("slices.col_delta_ter_help")),
         },
     )
 
 
-def show_slices(corpus: cached.Corpus, settings: BleuOptions, demo: bool, with_chrf: bool) -> None:
+def show_slices(corpus: cached.Corpus, settings: BleuOptions, demo: bool, with_chrf: bool, with_ter: bool) -> None:
     """Scores by label, inside an expander; without tags only the upload (and the demo's toggle) is there."""
     with st.expander(t("slices.expander")):
         lines = _tag_lines(demo)
         if lines is None:
             return
         try:
-            scores = cached.slices_cached(corpus, lines, settings, with_chrf)
+            scores = cached.slices_cached(corpus, lines, settings, with_chrf, with_ter)
         except (TagsError, LimitExceeded) as error:
             st.error(views.md_escape(error.reason.render(language())), icon=":material/error:")
             return

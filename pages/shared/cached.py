@@ -53,8 +53,8 @@ from bleu_core.limits import Limits
 from bleu_core.options import make_options
 from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segment_scores
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
-from bleu_core.stats.ter import TerOptions
-from bleu_core.stats.ter import corpus_and_segment_scores as ter_corpus_and_segment_scores
+from bleu_core.stats.ter import TerOptions, ter_score, ter_statistics
+from bleu_core.stats.ter import sentence_scores as ter_sentence_scores
 from bleu_core.teach.chrf_explain import ChrfExplanation, chrf_options, explain_chrf
 from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
@@ -416,20 +416,29 @@ def chrf_cached(corpus: Corpus, lowercase: bool) -> tuple[float, np.ndarray]:
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def ter_stats_cached(corpus: Corpus) -> np.ndarray:
+    """TER's statistics (sacreBLEU's default settings) of each segment; the caller checks the limits first."""
+    return ter_statistics(corpus.hypotheses, corpus.references, TerOptions())
+
+
 def ter_cached(corpus: Corpus) -> tuple[float, np.ndarray]:
-    """TER (sacreBLEU's default settings) of the corpus and of each segment; the caller checks the limits first."""
-    return ter_corpus_and_segment_scores(corpus.hypotheses, corpus.references, TerOptions())
+    """TER of the corpus and of each segment, from the cached statistics (shared with the scores by label)."""
+    stats = ter_stats_cached(corpus)
+    return ter_score(stats), np.asarray(ter_sentence_scores(stats), dtype=np.float64)
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
-def slices_cached(corpus: Corpus, tags: list[str], options: BleuOptions, with_chrf: bool) -> SliceScores:
-    """BLEU and chrF2 (as :func:`chrf_cached`) of each label of a tags file; a tags file that does not fit the
-    corpus raises :class:`~bleu_core.compare.slices.TagsError`."""
+def slices_cached(
+    corpus: Corpus, tags: list[str], options: BleuOptions, with_chrf: bool, with_ter: bool = False
+) -> SliceScores:
+    """BLEU, chrF2 (as :func:`chrf_cached`) and, when asked for, TER (as :func:`ter_cached`) of each label of a tags
+    file; a tags file that does not fit the corpus raises :class:`~bleu_core.compare.slices.TagsError`."""
     labels = read_tags(tags, len(corpus.hypotheses))
     stats, _ = corpus_stats_cached(corpus, options.for_counting())
     chrf_options = ChrfOptions(lowercase=options.lowercase)
     chrf = {"system": chrf_statistics(corpus.hypotheses, corpus.references, chrf_options)} if with_chrf else None
-    return slice_scores(labels, {"system": stats}, options, chrf, chrf_options)
+    ter = {"system": ter_stats_cached(corpus)} if with_ter else None
+    return slice_scores(labels, {"system": stats}, options, chrf, chrf_options, ter)
 
 
 def _baseline_first(stats: dict[str, Any], baseline: str) -> dict[str, Any]:

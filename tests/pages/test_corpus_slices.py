@@ -100,6 +100,25 @@ def test_an_uploaded_tags_file_scores_every_label_and_escapes_it() -> None:
     assert not any("<b>" in m.value for m in at.markdown)
 
 
+def test_with_ter_on_every_label_has_its_ter_as_sacrebleu_on_its_lines_alone() -> None:
+    at = upload_corpus(page())
+    at.toggle(key="co_ter").set_value(True).run()
+    at.file_uploader(key="co_tags_file").set_value(("tags.txt", "\n".join(TAGS).encode(), "text/plain")).run()
+    assert not at.exception
+    table = label_table(at, "TER − corpus")
+    assert table is not None
+    assert_table(table[[c for c in table.columns if not c.startswith("TER")]], TAGS)  # BLEU and chrF as before
+    corpus_ter = sacrebleu.corpus_ter(HYPS, DEMO_REFS).score
+    for row in table.itertuples(index=False):
+        index = [i for i, tag in enumerate(TAGS) if (tag or "(no label)") == row[0]]
+        ter = sacrebleu.corpus_ter([HYPS[i] for i in index], [[stream[i] for i in index] for stream in DEMO_REFS])
+        assert table.loc[table["label"] == row[0], "TER"].item() == pytest.approx(ter.score, abs=1e-9)
+        assert table.loc[table["label"] == row[0], "TER − corpus"].item() == pytest.approx(ter.score - corpus_ter)
+    # off again: the TER columns go, the rest stays
+    at.toggle(key="co_ter").set_value(False).run()
+    assert label_table(at, "TER") is None and label_table(at) is not None
+
+
 @pytest.mark.parametrize(
     ("content", "shown"),
     [
