@@ -14,7 +14,7 @@ from bleu_core.limits import LIMITS
 from bleu_core.options import BleuOptions
 from bleu_core.teach.examples import DEMO_REFERENCES, DEMO_SOURCE, DEMO_SYSTEMS
 from bleu_core.text.reader import InputFileError
-from pages.compare_page import by_label, metric_verdict, verdict
+from pages.compare_page import by_label, metric_verdict, metric_views, verdict
 from pages.compare_page import views as compare_views
 from pages.shared import cached, charts, controls, share, views
 from pages.shared import state as S
@@ -299,7 +299,8 @@ def show_details(analyses: dict[str, Any], data: cached.Systems, settings: BleuO
     elif view == "characteristic":
         show_characteristic(data, settings)
     elif view == "labels":
-        by_label.show_by_label(data, settings, st.session_state.get("cmp_mode") == DEMO)
+        with_ter = "ter" in metric_views.chosen_metrics(choice)
+        by_label.show_by_label(data, settings, st.session_state.get("cmp_mode") == DEMO, with_ter)
 
 
 def render(data: cached.Systems, settings: BleuOptions) -> None:

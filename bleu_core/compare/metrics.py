@@ -233,6 +233,13 @@ def ter_table(stats: ter.FloatArray, references: int) -> tuple[TerMetric, IntArr
     return TerMetric(scale), np.rint(np.asarray(stats, dtype=np.float64) * scale).astype(np.int64).reshape(-1, 2)
 
 
+def ter_statistics_of(table: IntArray, metric: TerMetric) -> FloatArray:
+    """:func:`ter_table`'s inverse: each segment's [edits, average reference words] as
+    :func:`bleu_core.stats.ter.ter_statistics` gives them (a whole number over the scale divides to the same float
+    as the reference words over their count)."""
+    return np.asarray(table, dtype=np.float64).reshape(-1, 2) / metric.scale
+
+
 #: The metrics offered by name, each built from BLEU's options (BLEU) or sacreBLEU's defaults (chrF, chrF++, TER)
 #: and the number of reference streams (TER's scale); chrF follows BLEU's lowercase setting, as the Corpus page's
 #: chrF does.

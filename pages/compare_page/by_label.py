@@ -88,6 +88,7 @@ def _table(frame: Any) -> None:
             "segments": number(t("slices.col_segments"), format="%d"),
             "BLEU": number(t("slices.col_bleu"), format="%.2f"),
             "chrF2": number(t("slices.col_chrf"), format="%.2f"),
+            "TER": number(t("slices.col_ter"), format="%.2f", help=t("slices.compare.col_ter_help")),
             "Δ BLEU": number(t("slices.compare.col_delta"), format="%+.2f", help=t("slices.compare.col_delta_help")),
             "p-value": number(t("slices.compare.col_p"), format="%.4f", help=t("slices.compare.col_p_help")),
             "corrected": number(
@@ -149,15 +150,17 @@ def _summary(scores: SliceScores, tests: tuple[LabelTest, ...] | None, chosen: T
         )
 
 
-def show_by_label(data: cached.Systems, settings: BleuOptions, demo: bool) -> None:
-    """The view: without tags only the upload (and the demo's toggle); with them the table and the heatmap."""
+def show_by_label(data: cached.Systems, settings: BleuOptions, demo: bool, with_ter: bool = False) -> None:
+    """The view: without tags only the upload (and the demo's toggle); with them the table and the heatmap; TER's
+    column when the metric choice shows TER (``with_ter``: its statistics are cached then)."""
     lines = tag_lines(demo)
     if lines is None:
         return
     chosen = chosen_test(list(data.outputs))
     with_chrf = chrf_refused(data.segments, LIMITS) is None
     try:
-        scores = cached.systems_slices_cached(data, lines, settings, chosen.baseline, with_chrf)
+        ter = with_ter and "ter" not in cached.refusals_cached(data, LIMITS)
+        scores = cached.systems_slices_cached(data, lines, settings, chosen.baseline, with_chrf, ter)
     except (TagsError, LimitExceeded) as error:
         st.error(views.md_escape(error.reason.render(language())), icon=":material/error:")
         return

@@ -15,7 +15,7 @@ from pages.shared.views import chart_title
 CHART_LABELS = 30
 #: Height of one row and width of one column of the heatmap, in pixels.
 ROW_PIXELS, COLUMN_PIXELS = 16, 64
-COLUMNS = ("label", "system", "segments", "BLEU", "chrF2", "Δ BLEU", "p-value", "corrected", "mark")
+COLUMNS = ("label", "system", "segments", "BLEU", "chrF2", "TER", "Δ BLEU", "p-value", "corrected", "mark")
 
 
 def mark(delta: float, corrected: float | None, alpha: float) -> str:
@@ -51,6 +51,7 @@ def label_frame(
                     "segments": label.segments,
                     "BLEU": bleu,
                     "chrF2": label.chrf[index] if label.chrf else None,
+                    "TER": label.ter[index] if label.ter else None,
                     "Δ BLEU": delta,
                     "p-value": test.p_value if test else None,
                     "corrected": test.corrected if test else None,
@@ -59,7 +60,8 @@ def label_frame(
                     else (mark(delta, test.corrected, alpha) if test else ""),
                 }
             )
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    return frame if scores.corpus.ter else frame.drop(columns="TER")  # TER only when the metric choice shows it
 
 
 def chart_labels(scores: SliceScores, limit: int = CHART_LABELS) -> list[str]:

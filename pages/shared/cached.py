@@ -21,12 +21,14 @@ from bleu_core import BleuOptions, SegmentStats, corpus_statistics, prepare_refe
 from bleu_core.api import check_corpus
 from bleu_core.compare.metrics import (
     ChrfMetric,
+    TerMetric,
     chrf_tables_of,
     metric,
     metric_signature,
     metric_tables,
     refusals,
     segment_scores,
+    ter_statistics_of,
 )
 from bleu_core.compare.paired import compare_metric_and_prefixes
 from bleu_core.compare.ranking import Comparison, compare_from_stats_and_prefixes
@@ -446,21 +448,25 @@ def _baseline_first(stats: dict[str, Any], baseline: str) -> dict[str, Any]:
 
 
 def systems_slices_cached(
-    data: Systems, tags: list[str], options: BleuOptions, baseline: str, with_chrf: bool
+    data: Systems, tags: list[str], options: BleuOptions, baseline: str, with_chrf: bool, with_ter: bool = False
 ) -> SliceScores:
-    """Compare's scores by label: every system's BLEU and chrF2 per label, the baseline first (statistics shared
-    with the verdict); a tags file that does not fit raises :class:`~bleu_core.compare.slices.TagsError`."""
+    """Compare's scores by label: every system's BLEU, chrF2 and (``with_ter``) TER per label, the baseline first
+    (statistics shared with the verdict); a tags file that does not fit raises
+    :class:`~bleu_core.compare.slices.TagsError`."""
     stats, _ = systems_stats(data, options)
     chrf = metric_tables_cached(data, "chrf", options.lowercase) if with_chrf else None
     chrf_options = cast(ChrfMetric, metric("chrf", options)).options
+    ter_metric = cast(TerMetric, metric("ter", options, len(data.references)))
+    ter = metric_tables_cached(data, "ter", options.lowercase) if with_ter else None
     return _remember(
-        ("systems_slices", data.key, corpus_key(tags, []), options, baseline, with_chrf),
+        ("systems_slices", data.key, corpus_key(tags, []), options, baseline, with_chrf, with_ter),
         lambda: slice_scores(
             read_tags(tags, data.segments),
             _baseline_first(stats, baseline),
             options,
             _baseline_first(chrf, baseline) if chrf is not None else None,
             chrf_options,
+            {s: ter_statistics_of(t, ter_metric) for s, t in _baseline_first(ter, baseline).items()} if ter else None,
         ),
     )
 

@@ -1,5 +1,5 @@
 """AppTest: Compare's "By label" view.  Every number of its table is recomputed here on its own route: each label's
-BLEU and chrF2 by sacreBLEU on that label's lines alone, each p-value by sacreBLEU's PairedTest on those lines, and
+BLEU, chrF2 and TER by sacreBLEU on that label's lines alone, each p-value by sacreBLEU's PairedTest on those lines, and
 Holm's correction over labels x systems written out by hand.  Bad tags files show a message; labels are text."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
@@ -127,6 +127,27 @@ def test_example_labels_match_sacrebleu_per_label_with_holm_over_labels_and_syst
     assert len(heatmaps(at)) == 1
     assert any("The chart draws 5 of 5 labels" in c.value for c in at.caption)
     assert any("all 10 tests (labels × systems)" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("choice", ["ter", "all"])
+def test_with_ter_in_the_metric_choice_every_label_has_each_systems_ter(choice: str) -> None:
+    """TER joins the table when the metric choice shows it (its statistics are counted then), each label's TER
+    sacreBLEU's on that label's lines alone; with BLEU alone the column is not there."""
+    at = page()
+    at.toggle(key="cmp_tags_example").set_value(True).run()
+    table = label_table(at)
+    assert table is not None and "TER" not in table.columns
+    at.radio(key="cmp_metric").set_value(choice).run()
+    assert not at.exception
+    table = label_table(at)
+    assert table is not None
+    assert_table(table, expected_rows(list(DEMO_TAGS), "careful", "bs", 1000))  # the rest unchanged
+    tags = list(DEMO_TAGS)
+    for row in table.to_dict("records"):
+        index = [i for i, tag in enumerate(tags) if tag == row["label"]]
+        hyps = [SYSTEMS[row["system"]][i] for i in index]
+        expected = TER().corpus_score(hyps, [[stream[i] for i in index] for stream in REFS]).score
+        assert row["TER"] == pytest.approx(expected, abs=1e-9), row
 
 
 def test_the_verdicts_baseline_and_test_are_followed() -> None:
