@@ -11,7 +11,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterator, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from bleu_core.cli import metrics, settings, slices
 from bleu_core.cli import report as cli_report
@@ -19,7 +19,6 @@ from bleu_core.cli import ter as cli_ter
 from bleu_core.cli.settings import FORMATS, SACREBLEU_TOKENIZERS
 from bleu_core.options import SMOOTH_DEFAULTS, BleuOptions
 from bleu_core.sacrebleu_format import tokenizer_signature
-from bleu_core.stats import chrf, ter
 from bleu_core.stats.counting import CHUNK_SEGMENTS, score_chunk
 from bleu_core.stats.segment_stats import SegmentStats, StatisticsSink
 from bleu_core.text.reader import InputFileError, check_line_counts
@@ -31,6 +30,9 @@ from bleu_core.text.sacrebleu_reading import (
     test_set_references,
 )
 from bleu_core.version import __version__
+
+if TYPE_CHECKING:  # chrF's and TER's modules are imported when they are asked for
+    from bleu_core.stats import chrf, ter
 
 #: Lines read from every file at a time: memory grows with this, not with the files.
 CHUNK_LINES = CHUNK_SEGMENTS
@@ -266,11 +268,15 @@ def _count(
             ):
                 sink.add(k, stats)
         if chrf_parts is not None:
+            from bleu_core.stats import chrf
+
             chrf_options, parts = chrf_parts
             prepared = chrf.prepare_references(ref_chunks, chrf_options)
             for k, table in enumerate(chrf.systems_statistics(hyp_chunks, prepared, chrf_options)):
                 parts[k].append(table)
         if ter_parts is not None:
+            from bleu_core.stats import ter
+
             ter_options, ter_chunks = ter_parts
             ter_refs = ter.prepare_references(ref_chunks, ter_options)
             for k, hyp_chunk in enumerate(hyp_chunks):

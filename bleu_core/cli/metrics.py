@@ -18,11 +18,10 @@ from sacrebleu.metrics.base import Score, Signature
 from sacrebleu.metrics.chrf import CHRFScore
 
 from bleu_core.cli.report import PairedRow, Report
-from bleu_core.compare.metrics import chrf_resampled_scores, chrf_signature
-from bleu_core.stats import chrf
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # chrF's modules are imported when chrF is asked for: a BLEU-only command starts lighter
     from bleu_core.compare.metrics import Metric
+    from bleu_core.stats import chrf
 
 #: Metrics the command line scores, in the order their lines and columns are printed.
 METRICS = ("bleu", "chrf", "ter")
@@ -51,6 +50,8 @@ def add_chrf_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def chrf_options(args: argparse.Namespace) -> chrf.ChrfOptions:
+    from bleu_core.stats import chrf
+
     return chrf.ChrfOptions(
         args.chrf_char_order,
         args.chrf_word_order,
@@ -62,6 +63,8 @@ def chrf_options(args: argparse.Namespace) -> chrf.ChrfOptions:
 
 
 def _score(stats: chrf.IntArray, options: chrf.ChrfOptions) -> CHRFScore:
+    from bleu_core.stats import chrf
+
     return CHRFScore(chrf.chrf_score(stats, options), options.char_order, options.word_order, int(options.beta))
 
 
@@ -90,7 +93,7 @@ def paired(
     systems: list[chrf.IntArray], options: chrf.ChrfOptions, n_refs: int, report: Report
 ) -> tuple[str, list[PairedRow], str]:
     """A paired test on chrF: the column's name, each system's row, the signature."""
-    from bleu_core.compare.metrics import ChrfMetric
+    from bleu_core.compare.metrics import ChrfMetric, chrf_signature
 
     metric = ChrfMetric(options)
     rows = paired_rows(systems, metric, report)
@@ -108,6 +111,8 @@ class Printer:
 
 
 def chrf_printer(options: chrf.ChrfOptions) -> Printer:
+    from bleu_core.compare.metrics import chrf_resampled_scores, chrf_signature
+
     """chrF's printed forms; resampled scores are float32, as sacreBLEU's (their mean and interval too)."""
 
     def resampled(stats: chrf.IntArray, n: int, seed: int) -> list[Score]:

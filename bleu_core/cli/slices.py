@@ -19,13 +19,13 @@ from bleu_core.cli.report import Report
 from bleu_core.cli.settings import report as report_of
 from bleu_core.i18n import text
 from bleu_core.options import BleuOptions
-from bleu_core.stats import chrf
 from bleu_core.stats.segment_stats import SegmentStats
-from bleu_core.stats.ter import FloatArray
 from bleu_core.text.reader import read_lines
 
 if TYPE_CHECKING:
     from bleu_core.compare.slices import LabelTest, SliceScores
+    from bleu_core.stats import chrf
+    from bleu_core.stats.ter import FloatArray
 
 #: The correction of the per-label p-values (the Compare verdict's default).
 CORRECTION = "holm"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sacrebleu.metrics.base import Score
@@ -15,9 +16,9 @@ from sacrebleu.metrics.ter import TERScore
 
 from bleu_core.cli.metrics import Printer, paired_rows, paired_signature
 from bleu_core.cli.report import PairedRow, Report
-from bleu_core.compare.metrics import ter_signature
-from bleu_core.stats import ter
-from bleu_core.stats.segment_stats import resampled_totals
+
+if TYPE_CHECKING:  # TER's modules are imported when TER is asked for: a BLEU-only command starts lighter
+    from bleu_core.stats import ter
 
 
 def add_ter_flags(parser: argparse.ArgumentParser) -> None:
@@ -31,15 +32,23 @@ def add_ter_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def ter_options(args: argparse.Namespace) -> ter.TerOptions:
+    from bleu_core.stats import ter
+
     return ter.TerOptions(args.ter_normalized, args.ter_no_punct, args.ter_asian_support, args.ter_case_sensitive)
 
 
 def _score(stats: ter.FloatArray) -> TERScore:
+    from bleu_core.stats import ter
+
     edits, ref_length = ter.summed(stats)
     return TERScore(ter.rate(edits, ref_length), edits, ref_length)
 
 
 def printer(options: ter.TerOptions) -> Printer:
+    from bleu_core.compare.metrics import ter_signature
+    from bleu_core.stats import ter
+    from bleu_core.stats.segment_stats import resampled_totals
+
     """TER's printed forms (:class:`bleu_core.cli.metrics.Printer`)."""
 
     def resampled(stats: ter.FloatArray, n: int, seed: int) -> list[Score]:
@@ -57,7 +66,7 @@ def paired(
 
     With 1, 2, 4 or 8 references the sums are exact, as sacreBLEU's; with another count sacreBLEU sums fractions
     of words in float32 in its own order, which is not repeated here, so the test is refused."""
-    from bleu_core.compare.metrics import ter_table
+    from bleu_core.compare.metrics import ter_signature, ter_table
 
     if n_refs & (n_refs - 1):
         raise ValueError(

@@ -148,3 +148,22 @@ def test_a_wmt22_pair(pairs: list[Pair], tmp_path: Path) -> None:
     assert_same(
         [str(pair.references[0]), "-i", str(pair.systems[0]), "-m", "chrf", "-cw", "2", "-w", "4"], cwd=tmp_path
     )
+
+
+def test_a_bleu_only_command_does_not_load_chrf_or_ter(folder: Path) -> None:
+    """chrF's and TER's modules are imported only when asked for (a lighter start for the common command)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from bleu_core.cli.main import run; run(['ref.txt', '-i', 'a.txt', '-m', '{metrics}']); "
+        "print(sorted(m for m in ('bleu_core.stats.chrf', 'bleu_core.stats.ter') if m in sys.modules))"
+    )
+    loaded = {}
+    for metrics in ("bleu", "ter"):
+        done = subprocess.run(
+            [sys.executable, "-c", script.format(metrics=metrics)], cwd=folder, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        loaded[metrics] = done.stdout.splitlines()[-1]
+    assert loaded["bleu"] == "[]" and "'bleu_core.stats.ter'" in loaded["ter"]
