@@ -127,10 +127,12 @@ def render_metrics(
     ]
     if split:
         st.caption(t("metrics_verdict.split", systems=t("verdict.list_separator").join(split)))
-    columns = st.columns(2)
-    for index, shown_verdict in enumerate(verdicts):  # each metric's rank ranges, two a row
-        where = columns[index % 2]
-        charts.show(where, verdict_views.rank_chart, shown_verdict.ranks, language(), shown_verdict.name, True)
+    for shown_verdict in verdicts:  # a row per metric: how far from the baseline, and the rank ranges
+        left, right = st.columns(2)
+        deltas = metric_views.delta_frame(shown_verdict, chosen.alpha)
+        base = shown_verdict.comparison.baseline
+        charts.show(left, verdict_views.delta_chart, deltas, base, language(), shown_verdict.name, width="stretch")
+        charts.show(right, verdict_views.rank_chart, shown_verdict.ranks, language(), shown_verdict.name, True)
     sentences = show_disagreements([*others, *verdicts], chosen.alpha)
     signatures = {
         v.name: cached.metric_signature_cached(name, settings, len(data.references))

@@ -14,7 +14,7 @@ import pandas as pd
 from bleu_core.compare.paired import Disagreement, disagreements
 from bleu_core.compare.ranking import Comparison, SystemRank
 from bleu_core.i18n import DEFAULT_LANGUAGE, text
-from pages.compare_page.verdict_views import signed
+from pages.compare_page.verdict_views import corrected_verdict, signed
 from pages.shared.views import md_escape
 
 Escape = Callable[[str], str]
@@ -77,6 +77,25 @@ def metric_frame(verdicts: Sequence[MetricVerdict]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def delta_frame(verdict: MetricVerdict, alpha: float) -> pd.DataFrame:
+    """One metric's rows for :func:`.verdict_views.delta_chart`: each system's Δ to the baseline (``Δ {name}``)
+    with its interval, sacreBLEU's p-value and the verdict on the corrected one (TER's lower score its better)."""
+    comparison, base = verdict.comparison, verdict.comparison.baseline
+    sign = 1.0 if comparison.higher_is_better else -1.0
+    rows = [
+        {
+            "system": d.system,
+            f"Δ {verdict.name}": d.delta,
+            "Δ low": d.low,
+            "Δ high": d.high,
+            "p-value": d.p_value,
+            "verdict": corrected_verdict(d.p_value, verdict.corrected.get((base, d.system)), sign * d.delta, alpha),
+        }
+        for d in comparison.differences
+    ]
+    return pd.DataFrame(rows, columns=["system", f"Δ {verdict.name}", "Δ low", "Δ high", "p-value", "verdict"])
 
 
 def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:

@@ -197,9 +197,13 @@ def ci_chart(frame: pd.DataFrame, comparison: Comparison, language: str = DEFAUL
     return (bars + points).properties(height=alt.Step(26), title=chart_title(text("verdict.chart_ci", language)))
 
 
-def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANGUAGE) -> alt.Chart:
-    """Each system's difference to the baseline with the 95% interval of the difference (paired resamples)."""
-    data = frame[frame["system"] != baseline][["system", "Δ BLEU", "Δ low", "Δ high", "verdict", "p-value"]].copy()
+def delta_chart(
+    frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANGUAGE, metric: str = "BLEU"
+) -> alt.Chart:
+    """Each system's difference to the baseline with the 95% interval of the difference (paired resamples);
+    ``frame``: :func:`results_frame`'s columns, the difference in ``Δ {metric}``."""
+    columns = ["system", f"Δ {metric}", "Δ low", "Δ high", "verdict", "p-value"]
+    data = frame[frame["system"] != baseline][columns].copy()
     data.columns = pd.Index(["system", "delta", "low", "high", "verdict", "p"])
     has_interval = bool(data["low"].notna().any())  # approximate randomization gives p-values, no interval
     data["low"] = data["low"].fillna(data["delta"])
@@ -219,24 +223,24 @@ def delta_chart(frame: pd.DataFrame, baseline: str, language: str = DEFAULT_LANG
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES), color=color)
     tooltip = [
         alt.Tooltip("system:N", title=text("verdict.col_system", language)),
-        alt.Tooltip("delta:Q", title="Δ BLEU", format="+.2f"),
+        alt.Tooltip("delta:Q", title=f"Δ {metric}", format="+.2f"),
         alt.Tooltip("low:Q", title=text("verdict.low", language)),
         alt.Tooltip("high:Q", title=text("verdict.high", language)),
         alt.Tooltip("p:Q", title=text("verdict.col_p", language)),
         alt.Tooltip("verdict:N", title=text("verdict.col_verdict", language)),
     ]
-    axis_title = f"BLEU − {baseline}"
+    axis_title = f"{metric} − {baseline}"
     points = base.mark_point(filled=True, size=70).encode(
         x=alt.X("delta:Q", scale=x, title=axis_title), tooltip=tooltip
     )
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#444", strokeDash=[4, 3]).encode(x="zero:Q")
     if not has_interval:
         return (zero + points).properties(
-            height=alt.Step(26), title=chart_title(text("fit.chart_delta_no_interval", language))
+            height=alt.Step(26), title=chart_title(text("fit.chart_delta_no_interval", language, metric=metric))
         )
     rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x, title=axis_title), x2="high:Q")
     return (zero + rules + points).properties(
-        height=alt.Step(26), title=chart_title(text("verdict.chart_delta", language))
+        height=alt.Step(26), title=chart_title(text("verdict.chart_delta", language, metric=metric))
     )
 
 

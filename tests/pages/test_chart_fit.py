@@ -147,7 +147,7 @@ def test_delta_legend_is_never_cut(language: str) -> None:
 def test_approximate_randomization_promises_no_interval(language: str) -> None:
     """AR mode has p-values and no interval: no chart or report title names one, no chart draws a range."""
     comparison, ranks, _, frame, _, _ = demo_comparison("ar")
-    promised = [text("verdict.chart_ci", language), text("verdict.chart_delta", language)]
+    promised = [text("verdict.chart_ci", language), text("verdict.chart_delta", language, metric="BLEU")]
     for spec in (
         verdict_views.delta_chart(frame, comparison.baseline, language).to_dict(),
         verdict_views.ci_chart(frame, comparison, language).to_dict(),

@@ -144,6 +144,30 @@ def test_all_metrics_side_by_side_by_another_route(monkeypatch: pytest.MonkeyPat
         for name in SYSTEMS:
             shown_range = str(best[name]) if best[name] == worst[name] else f"{best[name]}–{worst[name]}"
             assert re.search(f"<title>{name}</title>.*?>{shown_range}</text></g>", figure), (label, name)
+        # its Δ chart: each system's difference, its interval (chrF's by sacreBLEU's resamples) and the colour of
+        # the corrected verdict, the better direction being the metric's own (TER's lower score)
+        chart = next(
+            c
+            for c in at.get("vega_lite_chart")
+            if isinstance(title := json.loads(c.proto.spec).get("title"), dict)
+            and " ".join([title["text"], *title["subtitle"]]) == f"Δ {label} to the baseline, 95% paired interval"
+        )
+        points = {}
+        for dataset in chart.proto.datasets:
+            for row in pa.ipc.open_stream(dataset.data.data).read_pandas().to_dict("records"):
+                if "delta" in row:
+                    points[row["system"]] = row
+        assert set(points) == set(SYSTEMS) - {base}
+        for name, row in points.items():
+            assert row["delta"] == pytest.approx(scores[name] - scores[base], abs=1e-9)
+            if isinstance(scorer, CHRF):
+                assert (row["low"], row["high"]) == pytest.approx(interval(scorer, base, name), abs=1e-6)
+            significant = corrected[base, name] < 0.05 and scores[name] != scores[base]
+            better = sign * (scores[name] - scores[base]) > 0
+            if significant:
+                assert row["verdict"] == ("better" if better else "worse"), (label, name, row)
+            else:
+                assert row["verdict"] in ("not significant", "only uncorrected"), (label, name, row)
         for name in SYSTEMS:
             shown = table.loc[name, "Δ (95% CI)"]
             delta = scores[name] - scores[base]
