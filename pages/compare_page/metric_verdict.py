@@ -74,7 +74,7 @@ def metric_verdict(
     comparison, ranked = compare_and_rank(data, settings, chosen, name, from_chrf_pp)
     ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
     label = metric(name, settings).name
-    return metric_views.MetricVerdict(label, comparison, ranks, corrected)
+    return metric_views.MetricVerdict(label, comparison, ranks, corrected, ranked.n_samples)
 
 
 def render_metrics(
@@ -119,7 +119,8 @@ def render_metrics(
         height="content",
     )
     # (its table has Δ's interval, not each system's mean ± half-width)
-    st.caption(table_caption("metrics_verdict.table_caption", chosen, "verdict.ci_note_delta"))
+    ranking = max(v.ranking_samples or v.comparison.n_samples for v in verdicts)
+    st.caption(table_caption("metrics_verdict.table_caption", chosen, ranking, "verdict.ci_note_delta"))
     split = [
         f"{v.name} {views.md_escape(system)}"
         for v in verdicts
@@ -159,7 +160,11 @@ def downloads(
         signatures=signatures,
         settings={
             t("verdict.test"): test_name(chosen.test),
-            t("verdict.samples"): str(chosen.n_samples),
+            t("verdict.samples"): t(
+                "verdict.report_samples",
+                samples=chosen.n_samples,
+                ranking=max(v.ranking_samples or v.comparison.n_samples for v in verdicts),
+            ),
             t("verdict.seed"): str(chosen.seed),
             "α": str(chosen.alpha),
             t("verdict.correction"): correction_name(chosen.correction),

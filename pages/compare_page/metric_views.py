@@ -36,6 +36,7 @@ class MetricVerdict:
     comparison: Comparison
     ranks: tuple[SystemRank, ...]
     corrected: Mapping[tuple[str, str], float]
+    ranking_samples: int = 0  # the samples the ranks and corrected p-values rest on (0: the comparison's)
 
 
 def delta_text(delta: float, low: float | None, high: float | None) -> str:

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from bleu_core.compare.ranking import CORRECTIONS, Comparison, SystemRank, rank_systems, ranking_samples
@@ -105,16 +104,16 @@ def test_controls(analyses: Mapping[str, CorpusAnalysis]) -> TestSettings:
     return TestSettings(str(baseline), str(test), n_samples, seed, alpha, correction)
 
 
-def summary(frame: Any, ranks: tuple[SystemRank, ...], chosen: TestSettings) -> str:
+def summary(frame: Any, comparison: Comparison, ranks: tuple[SystemRank, ...], chosen: TestSettings) -> str:
     """One paragraph in plain words: the baseline, how many systems beat it or trail it after the correction (as
     the ranks have it) and taken alone (as sacreBLEU marks them), the top cluster."""
     counts = frame["verdict"].value_counts()
     better, worse = int(counts.get(verdict_views.BETTER, 0)), int(counts.get(verdict_views.WORSE, 0))
     same = int(counts.get(verdict_views.SAME, 0)) + int(counts.get(verdict_views.UNCORRECTED, 0))
+    # sacreBLEU's marks from the exact p-values and differences (the frame's are rounded for display: a p-value of
+    # 1/1001 shows as 0.0010, and is below α = 0.001)
     raw = [
-        verdict_views.verdict(p, delta, chosen.alpha)
-        for p, delta in zip(frame["p-value"], frame["Δ BLEU"], strict=True)
-        if p is not None and not pd.isna(p)
+        verdict_views.verdict(d.p_value, d.delta, chosen.alpha) for d in comparison.differences if d.p_value is not None
     ]
     top = [views.md_escape(r.system) for r in ranks if r.cluster == 1]
     clusters = max(r.cluster for r in ranks)
@@ -140,7 +139,7 @@ def summary(frame: Any, ranks: tuple[SystemRank, ...], chosen: TestSettings) -> 
     )
 
 
-def show_table(frame: Any, signature: str, chosen: TestSettings) -> None:
+def show_table(frame: Any, signature: str, chosen: TestSettings, ranking: int) -> None:
     st.dataframe(
         verdict_views.headers(verdict_views.display_frame(frame, language()), language()),
         hide_index=True,
@@ -150,7 +149,7 @@ def show_table(frame: Any, signature: str, chosen: TestSettings) -> None:
             **{f"p{n}": st.column_config.NumberColumn(format="%.1f") for n in range(1, 5)},
         },
     )
-    st.caption(table_caption("verdict.table_caption", chosen))
+    st.caption(table_caption("verdict.table_caption", chosen, ranking))
     st.code(signature, language=None)
 
 
@@ -210,11 +209,14 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
         )
 
 
-def table_caption(message: str, chosen: TestSettings, interval: str = "verdict.ci_note_bs") -> str:
-    """The caption under a verdict's table (``message``: its catalog key): the baseline and every test setting;
-    ``interval``: the note on the table's intervals under the bootstrap."""
+def table_caption(message: str, chosen: TestSettings, ranking: int, interval: str = "verdict.ci_note_bs") -> str:
+    """The caption under a verdict's table (``message``: its catalog key): the baseline, every test setting and the
+    samples the corrected p-values rest on (``ranking``); ``interval``: the note on the table's intervals under the
+    bootstrap."""
     return t(
         message,
+        ranking=ranking,
+        more=t("verdict.ranking_more") if ranking > chosen.n_samples else "",
         baseline=views.md_escape(chosen.baseline),
         test=test_name(chosen.test),
         samples=chosen.n_samples,
@@ -267,8 +269,10 @@ def render_verdict(data: cached.Systems, settings: BleuOptions, analyses: Mappin
     ranks, corrected = rank_systems(ranked, chosen.alpha, chosen.correction)
     frame = verdict_views.results_frame(analyses, comparison, ranks, chosen.alpha, corrected)
     signature = analyses[chosen.baseline].result.signature
-    st.markdown(summary(frame, ranks, chosen))
-    show_table(frame, signature, chosen)  # the page's width: beside an explanation its columns were cut off
+    st.markdown(summary(frame, comparison, ranks, chosen))
+    show_table(
+        frame, signature, chosen, ranked.n_samples
+    )  # the page's width: beside an explanation its columns were cut off
     with st.expander(t("verdict.meaning")):
         st.markdown(t("significance.explanation"))
     left, right = st.columns(2)

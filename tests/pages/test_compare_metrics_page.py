@@ -384,3 +384,30 @@ def test_a_ranking_refused_its_samples_rests_on_the_tables(monkeypatch: pytest.M
     assert dict(table["score"]) == pytest.approx(scores, abs=1e-9)
     for name in set(SYSTEMS) - {base}:
         assert table.loc[name, "p corrected"] == f"{round(corrected[base, name], 4):.4f}"
+
+
+def test_captions_name_the_rankings_samples_and_the_raw_marks_use_exact_p_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At α = 0.001 four systems' ranks rest on 12,000 samples: every table's caption and the report say so, and
+    explain why a corrected p-value can be below the table's uncorrected one.  sacreBLEU's uncorrected marks count
+    a p-value of 1/1001 (shown as 0.0010) as below α = 0.001."""
+    reports = kept_reports(monkeypatch)
+    at = upload(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.selectbox(key="cmp_alpha").set_value(0.001).run()
+    assert not at.exception
+    base = at.selectbox(key="cmp_baseline").value
+    scores, p_values = pairwise(BLEU())
+    raw = [(p_values[base, n], scores[n] - scores[base]) for n in SYSTEMS if n != base]
+    better, worse = sum(p < 0.001 and d > 0 for p, d in raw), sum(p < 0.001 and d < 0 for p, d in raw)
+    assert any(p == 1 / 1001 for p, _ in raw)  # the case: shown rounded as 0.0010
+    summary = " ".join(plain(m.value) for m in at.markdown).replace("**", "")
+    assert f"as sacreBLEU marks them: {better} better, {worse} worse" in summary
+    captions = " ".join(plain(c.value) for c in at.caption)
+    assert "from the ranking's 12,000 samples" in captions
+    assert plain(catalog("en")["verdict.ranking_more"]).strip() in captions
+    at.radio(key="cmp_metric").set_value("chrf").run()
+    assert not at.exception
+    captions = " ".join(plain(c.value) for c in at.caption)
+    assert "1,000 samples" in captions and "from the ranking's 12,000 samples" in captions
+    assert "1,000 (ranking: 12,000)" in reports[-1]
