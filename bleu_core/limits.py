@@ -32,6 +32,9 @@ class Limits:
     link_chars: int = 8_000
     #: Characters of a rejected value echoed back to the user.
     echo_chars: int = 40
+    #: Characters of one segment's text (source, hypothesis, reference) a page prints, and of a hypothesis the
+    #: what-if editor takes; the scores use the whole text.
+    shown_chars: int = 20_000
     #: Megabytes of one uploaded file (Streamlit's server.maxUploadSize says the same).
     upload_megabytes: int = 50
     #: Megabytes the page layer's caches of results may hold in total (each cache its share).

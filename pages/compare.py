@@ -232,9 +232,9 @@ def show_segments(analyses: dict[str, Any], data: cached.Systems, settings: Bleu
     refs = tuple(line for line in (stream[index] for stream in data.references) if line is not None)
     sentence_settings = replace(settings, effective_order=True)
     if data.source is not None:
-        st.text(t("compare.source_line", text=data.source[index]))
+        st.text(t("compare.source_line", text=views.shown_text(data.source[index], language())))
     for k, reference in enumerate(refs):
-        st.text(t("compare.reference_line", number=k + 1, text=reference))
+        st.text(t("compare.reference_line", number=k + 1, text=views.shown_text(reference, language())))
     order = st.segmented_control(
         t("compare.highlight_order"), list(range(1, settings.max_order + 1)), default=1, key="cmp_order"
     )

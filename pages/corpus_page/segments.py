@@ -12,13 +12,14 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from bleu_core.corpus.diagnosis import CorpusAnalysis
+from bleu_core.limits import LIMITS
 from bleu_core.options import BleuOptions
 from pages.corpus_page import analysis_views as corpus_analysis_views
 from pages.corpus_page import views as corpus_views
 from pages.corpus_page.inputs import choices
 from pages.shared import cached, views, walkthrough
 from pages.shared import state as S
-from pages.shared.i18n import number_columns, t
+from pages.shared.i18n import language, number_columns, t
 
 #: Rows listed in the segment table (the downloads hold every segment).
 TABLE_ROWS = 5_000
@@ -141,6 +142,9 @@ def _what_if(corpus: cached.Corpus, settings: BleuOptions, index: int) -> str:
     """
     ss, key = st.session_state, corpus.key
     original = corpus.hypotheses[index]
+    if len(original) > LIMITS.shown_chars:  # a text area of megabytes would stall the browser, not help the user
+        st.caption(t("limits.edit_off", length=len(original), limit=LIMITS.shown_chars))
+        return original
     edit_key = S.edit_key(index)
     if edit_key not in ss or ss.get(S.CORPUS_EDITS_FOR) != key:
         kept = S.kept_edit(ss, key, index)
@@ -189,11 +193,12 @@ def show_segments(corpus: cached.Corpus, analysis: CorpusAnalysis, frame: pd.Dat
             delta=views.signed(100 * analysis.leave_one_out[index]),
         )
     )
+    lang = language()
     if source is not None:
-        st.text(t("corpus.text_source", text=source[index]))
-    st.text(t("corpus.text_hypothesis", text=hyps[index]))
+        st.text(t("corpus.text_source", text=views.shown_text(source[index], lang)))
+    st.text(t("corpus.text_hypothesis", text=views.shown_text(hyps[index], lang)))
     for k, reference in enumerate(references):
-        st.text(t("corpus.text_reference", k=k + 1, text=reference))
+        st.text(t("corpus.text_reference", k=k + 1, text=views.shown_text(reference, lang)))
     candidate = _what_if(corpus, settings, index)
     st.button(
         t("corpus.send_to_explain"),

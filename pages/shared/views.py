@@ -57,6 +57,13 @@ def echo(value: str, limit: int = LIMITS.echo_chars) -> Message:
     return Message("common.echo_cut", {"value": shown, "length": len(value)})
 
 
+def shown_text(line: str, lang: str = "en", limit: int = LIMITS.shown_chars) -> str:
+    """A segment's text as a page prints it: whole, or its first ``limit`` characters and how many more there are."""
+    if len(line) <= limit:
+        return line
+    return text("limits.text_cut", lang, text=line[:limit], more=len(line) - limit)
+
+
 def fmt(value: float, digits: int = 4) -> str:
     """A number for people: -inf as −∞, otherwise rounded."""
     if math.isinf(value):

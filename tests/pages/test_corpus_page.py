@@ -135,6 +135,29 @@ def test_segment_walkthrough_equals_sacrebleu_sentence_score() -> None:
     assert table.loc[5, "sentence BLEU"] == pytest.approx(expected.score, abs=1e-9)
 
 
+def test_a_very_long_line_is_printed_cut_and_scored_whole() -> None:
+    """A line past ``shown_chars`` is printed up to the limit with a note of how much is left out, the what-if
+    editor is off for it (its length said), and the scores use the whole line."""
+    from bleu_core.limits import LIMITS
+
+    words = [f"w{i % 997}x{i % 13}" for i in range(6_000)]
+    long_hyp, long_ref = " ".join(words), " ".join(words[::-1])
+    assert len(long_hyp) > LIMITS.shown_chars
+    hyps, refs = ["a short line here", long_hyp], ["a short line there", long_ref]
+    at = upload(page(), ("h.txt", "\n".join(hyps).encode()), [("r.txt", "\n".join(refs).encode())])
+    at.selectbox(key="co_sort").set_value("segment").run()
+    at.number_input(key="co_segment").set_value(2).run()
+    assert not at.exception
+    texts = [e.value for e in at.text]
+    shown = next(v for v in texts if v.startswith("hypothesis: "))
+    assert shown.startswith("hypothesis: " + long_hyp[: LIMITS.shown_chars] + " … (")
+    assert f"({len(long_hyp) - LIMITS.shown_chars:,} more characters not shown" in shown
+    assert all(len(v) < LIMITS.shown_chars + 200 for v in texts)
+    assert not any(a.key == "co_edit_1" for a in at.text_area)
+    assert any(f"This hypothesis has {len(long_hyp):,} characters" in c.value for c in at.caption)
+    assert metric(at, "BLEU ×100") == f"{sacrebleu.corpus_bleu(hyps, [refs]).score:.2f}"
+
+
 def test_score_filter_keeps_matching_segments() -> None:
     at = page()
     at.slider(key="co_score_range").set_value((30.0, 100.0)).run()
