@@ -176,7 +176,11 @@ def downloads(
     left, right = st.columns(2)
     controls.download_button(left, t("verdict.download_html"), report, "bleu-compare-metrics.html", "text/html")
     controls.download_button(
-        right, t("verdict.download_csv"), views.frame_csv(frame), "bleu-compare-metrics.csv", "text/csv"
+        right,
+        t("verdict.download_csv"),
+        views.frame_csv(metric_views.csv_frame(frame)),
+        "bleu-compare-metrics.csv",
+        "text/csv",
     )
 
 

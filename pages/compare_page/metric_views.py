@@ -62,7 +62,7 @@ def metric_frame(verdicts: Sequence[MetricVerdict]) -> pd.DataFrame:
     order): the score, Δ to the baseline with its 95% interval, the corrected p-value against the baseline (None
     for the baseline) and the cluster.  Long rather than wide: three metrics side by side fit a laptop's screen."""
     order = [rank.system for rank in verdicts[0].ranks]
-    rows = []
+    rows = []  # Δ also as numbers after the shown columns: the CSV's (a text cell is no number to a spreadsheet)
     for system in order:
         for v in verdicts:
             difference = next(d for d in v.comparison.differences if d.system == system)
@@ -75,9 +75,17 @@ def metric_frame(verdicts: Sequence[MetricVerdict]) -> pd.DataFrame:
                     "Δ (95% CI)": delta_text(difference.delta, difference.low, difference.high),
                     "p corrected": None if system == base else v.corrected[base, system],
                     "cluster": next(r.cluster for r in v.ranks if r.system == system),
+                    "Δ": difference.delta,
+                    "Δ low": difference.low,
+                    "Δ high": difference.high,
                 }
             )
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    return pd.DataFrame(rows, columns=[*COLUMNS, "Δ", "Δ low", "Δ high"])
+
+
+def csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`metric_frame` for the CSV download: numbers only (Δ and its bounds in columns of their own)."""
+    return frame.drop(columns="Δ (95% CI)")
 
 
 def delta_frame(verdict: MetricVerdict, alpha: float) -> pd.DataFrame:
@@ -102,7 +110,7 @@ def delta_frame(verdict: MetricVerdict, alpha: float) -> pd.DataFrame:
 def display_frame(frame: pd.DataFrame, language: str = DEFAULT_LANGUAGE) -> pd.DataFrame:
     """The frame as people read it: "—" for the baseline's Δ and p-value, p-values to four decimals, headers in
     the interface language (the metric names stay as sacreBLEU prints them)."""
-    shown = frame.copy()
+    shown = frame[list(COLUMNS)].copy()
     base = frame["p corrected"].isna()
     shown["Δ (95% CI)"] = ["—" if b else d for d, b in zip(frame["Δ (95% CI)"], base, strict=True)]
     shown["p corrected"] = ["—" if b else f"{p:.4f}" for p, b in zip(frame["p corrected"], base, strict=True)]

@@ -411,3 +411,32 @@ def test_captions_name_the_rankings_samples_and_the_raw_marks_use_exact_p_values
     captions = " ".join(plain(c.value) for c in at.caption)
     assert "1,000 samples" in captions and "from the ranking's 12,000 samples" in captions
     assert "1,000 (ranking: 12,000)" in reports[-1]
+
+
+def test_the_metrics_csv_holds_numbers() -> None:
+    """The table's CSV gives Δ and its interval bounds as numbers of their own (TER's "+0.61 [...]" came out as a
+    text cell with a guard apostrophe), and each Δ is the difference of sacreBLEU's corpus scores."""
+    import io
+
+    from bleu_core.compare.metrics import metric_tables
+    from bleu_core.compare.paired import compare_metric
+    from bleu_core.compare.ranking import rank_systems
+    from pages.compare_page import metric_views
+    from pages.shared.views import frame_csv
+
+    verdicts = []
+    for name in ("ter", "chrf"):
+        scorer, tables = metric_tables(name, SYSTEMS, REFS)
+        comparison = compare_metric(tables, scorer, n_samples=200)
+        verdicts.append(metric_views.MetricVerdict(scorer.name, comparison, *rank_systems(comparison)))
+    written = frame_csv(metric_views.csv_frame(metric_views.metric_frame(verdicts)))
+    assert "'" not in written and "[" not in written
+    table = pd.read_csv(io.StringIO(written))
+    assert list(table.columns) == ["system", "metric", "score", "p corrected", "cluster", "Δ", "Δ low", "Δ high"]
+    for verdict, label in zip(verdicts, ("TER", "chrF2"), strict=True):
+        rows = table[table["metric"] == label].set_index("system")
+        real = {k: METRICS[label].corpus_score(v, REFS).score for k, v in SYSTEMS.items()}
+        base = verdict.comparison.baseline
+        for system in SYSTEMS:
+            assert rows.loc[system, "Δ"] == pytest.approx(real[system] - real[base], abs=1e-9)
+            assert (system == base) == pd.isna(rows.loc[system, "Δ low"])
