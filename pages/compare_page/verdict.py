@@ -203,7 +203,7 @@ def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected:
                 pairs=pairs,
                 correction=correction_name(chosen.correction),
                 alpha=chosen.alpha,
-                expected=f"{pairs * chosen.alpha:.1f}",
+                expected=f"{pairs * chosen.alpha:.2g}",  # 45 pairs at 0.001: "0.045", not "0.0"
             )
             + more
         )

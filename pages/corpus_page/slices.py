@@ -75,6 +75,7 @@ def show_slices(corpus: cached.Corpus, settings: BleuOptions, demo: bool, with_c
                 segments=scores.corpus.segments,
                 bleu=f"{scores.corpus.bleu[0]:.2f}",
                 chrf=chrf,
+                ter=t("slices.corpus_ter", ter=f"{scores.corpus.ter[0]:.2f}") if scores.corpus.ter else "",
             )
         )
         frame = slice_views.slice_frame(scores, language())

@@ -114,6 +114,7 @@ def test_with_ter_on_every_label_has_its_ter_as_sacrebleu_on_its_lines_alone() -
         ter = sacrebleu.corpus_ter([HYPS[i] for i in index], [[stream[i] for i in index] for stream in DEMO_REFS])
         assert table.loc[table["label"] == row[0], "TER"].item() == pytest.approx(ter.score, abs=1e-9)
         assert table.loc[table["label"] == row[0], "TER − corpus"].item() == pytest.approx(ter.score - corpus_ter)
+    assert any(f", {corpus_ter:.2f} TER)" in c.value for c in at.caption)  # the corpus's TER in the summary
     # off again: the TER columns go, the rest stays
     at.toggle(key="co_ter").set_value(False).run()
     assert label_table(at, "TER") is None and label_table(at) is not None
