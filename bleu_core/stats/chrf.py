@@ -36,7 +36,7 @@ FloatArray = NDArray[np.float64]
 HYP, REF, MATCH = 0, 1, 2
 #: The stand-in for an undefined precision, recall or F-score under ``eps_smoothing`` (chrF++.py's value).
 EPSILON = 1e-16
-#: Segments counted together; bounds the working memory on very large corpora.
+#: Hypotheses counted together (a chunk's segments times its systems); bounds the working memory on large corpora.
 CHUNK_SEGMENTS = 4_000
 #: Fewer segments than this are counted with one ``Counter`` per text and order (a sentence score), more at once;
 #: measured on WMT22 de-en chrF++, the two ways cross between 5 and 10 segments.
