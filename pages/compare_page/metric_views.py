@@ -129,6 +129,7 @@ def summary_line(verdict: MetricVerdict, language: str = DEFAULT_LANGUAGE, escap
         baseline=escape(verdict.comparison.baseline),
         score=f"{verdict.comparison.score(verdict.comparison.baseline):.2f}",
         clusters=clusters,
+        cluster_noun=text("verdict.cluster_one" if clusters == 1 else "verdict.cluster_many", language),
         top=text("verdict.list_separator", language).join(top),
     )
 

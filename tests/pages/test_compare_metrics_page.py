@@ -411,6 +411,8 @@ def test_captions_name_the_rankings_samples_and_the_raw_marks_use_exact_p_values
     captions = " ".join(plain(c.value) for c in at.caption)
     assert "1,000 samples" in captions and "from the ranking's 12,000 samples" in captions
     assert "1,000 (ranking: 12,000)" in reports[-1]
+    lines = [plain(m.value) for m in at.markdown if m.value.startswith("- **chrF2**")]
+    assert lines and "(s)" not in lines[0] and re.search(r"; 1 rank cluster,|; \d+ rank clusters,", lines[0])
 
 
 def test_the_metrics_csv_holds_numbers() -> None:
