@@ -108,7 +108,7 @@ def bench_metric_dropins(corpus: run.Corpus, repeat: int) -> list[run.Row]:
 
     hyps = next(iter(corpus.systems.values()))
     refs, first = [list(stream) for stream in corpus.refs], [list(corpus.refs[0])]
-    theirs_chrf = sacrebleu.CHRF()
+    theirs_chrf, options = sacrebleu.CHRF(), chrf.ChrfOptions()
     rows = []
     for word_order, key in ((0, "chrf"), (2, "chrf++")):
         rows.append(
@@ -123,7 +123,7 @@ def bench_metric_dropins(corpus: run.Corpus, repeat: int) -> list[run.Row]:
     rows.append(
         _side_by_side(
             f"chrF of every sentence ({corpus.name})",
-            lambda: chrf.corpus_and_segment_scores(hyps, refs, chrf.ChrfOptions())[1].tolist(),
+            lambda: chrf.corpus_and_segment_scores(chrf.chrf_statistics(hyps, refs, options), options)[1].tolist(),
             lambda: [theirs_chrf.sentence_score(h, [s[i] for s in refs]).score for i, h in enumerate(hyps)],
             TARGETS["chrf sentences"],
             repeat,

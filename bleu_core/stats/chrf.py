@@ -149,11 +149,8 @@ def chrf_score(stats: IntArray, options: ChrfOptions) -> float:
     return float(chrf_scores(summed, options))
 
 
-def corpus_and_segment_scores(
-    hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], options: ChrfOptions
-) -> tuple[float, FloatArray]:
+def corpus_and_segment_scores(stats: IntArray, options: ChrfOptions) -> tuple[float, FloatArray]:
     """From one count: the corpus chrF and each segment's sentence chrF (0-100, its best reference's)."""
-    stats = chrf_statistics(hypotheses, streams, options)
     return chrf_score(stats, options), np.atleast_1d(chrf_scores(stats, options))
 
 

@@ -137,11 +137,8 @@ def sentence_scores(stats: FloatArray) -> list[float]:
     return [rate(float(row[EDITS]), float(row[REF_LENGTH])) for row in np.atleast_2d(stats)]
 
 
-def corpus_and_segment_scores(
-    hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]], options: TerOptions
-) -> tuple[float, FloatArray]:
+def corpus_and_segment_scores(stats: FloatArray) -> tuple[float, FloatArray]:
     """From one search per segment: the corpus TER and each segment's sentence TER (0-100)."""
-    stats = ter_statistics(hypotheses, streams, options)
     return ter_score(stats), np.asarray(sentence_scores(stats), dtype=np.float64)
 
 

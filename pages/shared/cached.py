@@ -53,10 +53,11 @@ from bleu_core.gaps.waterfall import (
 from bleu_core.i18n import Message
 from bleu_core.limits import Limits
 from bleu_core.options import make_options
-from bleu_core.stats.chrf import ChrfOptions, chrf_statistics, corpus_and_segment_scores
+from bleu_core.stats.chrf import ChrfOptions, chrf_statistics
+from bleu_core.stats.chrf import corpus_and_segment_scores as chrf_scores_of
 from bleu_core.stats.corpus_ngrams import CorpusNgrams, NgramOccurrence, count_ngrams, ngram_segments, tokenize_corpus
-from bleu_core.stats.ter import TerOptions, ter_score, ter_statistics
-from bleu_core.stats.ter import sentence_scores as ter_sentence_scores
+from bleu_core.stats.ter import TerOptions, ter_statistics
+from bleu_core.stats.ter import corpus_and_segment_scores as ter_scores_of
 from bleu_core.teach.chrf_explain import ChrfExplanation, chrf_options, explain_chrf
 from bleu_core.teach.exercises import Exercise, generate_exercise
 from bleu_core.teach.explain import Explanation, explain
@@ -412,9 +413,14 @@ def relative_cached(corpus: Corpus, options: BleuOptions, others: Systems | None
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
+def chrf_stats_cached(corpus: Corpus, lowercase: bool) -> np.ndarray:
+    """chrF2's statistics (sacreBLEU's default settings, the case as the BLEU settings say) of each segment."""
+    return chrf_statistics(corpus.hypotheses, corpus.references, ChrfOptions(lowercase=lowercase))
+
+
 def chrf_cached(corpus: Corpus, lowercase: bool) -> tuple[float, np.ndarray]:
-    """chrF2 (sacreBLEU's default settings, the case as the BLEU settings say) of the corpus and of each segment."""
-    return corpus_and_segment_scores(corpus.hypotheses, corpus.references, ChrfOptions(lowercase=lowercase))
+    """chrF2 of the corpus and of each segment, from the cached statistics (shared with the scores by label)."""
+    return chrf_scores_of(chrf_stats_cached(corpus, lowercase), ChrfOptions(lowercase=lowercase))
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
@@ -425,8 +431,7 @@ def ter_stats_cached(corpus: Corpus) -> np.ndarray:
 
 def ter_cached(corpus: Corpus) -> tuple[float, np.ndarray]:
     """TER of the corpus and of each segment, from the cached statistics (shared with the scores by label)."""
-    stats = ter_stats_cached(corpus)
-    return ter_score(stats), np.asarray(ter_sentence_scores(stats), dtype=np.float64)
+    return ter_scores_of(ter_stats_cached(corpus))
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_KEY)
@@ -438,7 +443,7 @@ def slices_cached(
     labels = read_tags(tags, len(corpus.hypotheses))
     stats, _ = corpus_stats_cached(corpus, options.for_counting())
     chrf_options = ChrfOptions(lowercase=options.lowercase)
-    chrf = {"system": chrf_statistics(corpus.hypotheses, corpus.references, chrf_options)} if with_chrf else None
+    chrf = {"system": chrf_stats_cached(corpus, options.lowercase)} if with_chrf else None
     ter = {"system": ter_stats_cached(corpus)} if with_ter else None
     return slice_scores(labels, {"system": stats}, options, chrf, chrf_options, ter)
 

@@ -338,7 +338,8 @@ def test_corpus_and_every_segments_score_from_one_count(counting: str) -> None:
     for _ in range(30):
         hyps, streams = random_corpus(rng, rng.randint(1, 12))
         lowercase = rng.random() < 0.5
-        corpus, segments = chrf_module.corpus_and_segment_scores(hyps, streams, ChrfOptions(lowercase=lowercase))
+        options = ChrfOptions(lowercase=lowercase)
+        corpus, segments = chrf_module.corpus_and_segment_scores(chrf_statistics(hyps, streams, options), options)
         theirs = TheirCHRF(lowercase=lowercase)
         assert corpus == theirs.corpus_score(hyps, streams).score
         for i, hyp in enumerate(hyps):

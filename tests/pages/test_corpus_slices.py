@@ -162,3 +162,26 @@ def test_chinese_table_shows_the_empty_label_in_chinese(monkeypatch: pytest.Monk
     table = label_table(at)
     assert table is not None
     assert_table(table, TAGS, no_label="（无标签）")
+
+
+def test_with_tags_chrf_and_ter_are_counted_once_for_the_score_the_segments_and_the_labels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The corpus score, the segment column and the labels share one count of chrF's and of TER's statistics."""
+    import pages.shared.cached as cached
+    from bleu_core.stats import chrf, ter
+
+    counted: list[str] = []
+    for module, name in ((chrf, "chrf_statistics"), (ter, "ter_statistics")):
+        real = getattr(module, name)
+        counting = lambda *a, _real=real, _name=name: counted.append(_name) or _real(*a)  # noqa: E731
+        for where in (module, cached):  # wherever the page may reach it from
+            monkeypatch.setattr(where, name, counting)
+    cached.chrf_stats_cached.clear()
+    cached.ter_stats_cached.clear()
+    at = upload_corpus(page())
+    at.toggle(key="co_ter").set_value(True).run()
+    at.file_uploader(key="co_tags_file").set_value(("tags.txt", "\n".join(TAGS).encode(), "text/plain")).run()
+    assert not at.exception
+    assert label_table(at, "TER − corpus") is not None
+    assert sorted(counted) == ["chrf_statistics", "ter_statistics"]
