@@ -248,6 +248,13 @@ class BLEU:
         return score_rows(stats, options, smooth_value if smooth_value is not None else SACREBLEU_ADD_K)[0]
 
 
+def _bleu(
+    smooth_method: str, smooth_value: float | None, force: bool, lowercase: bool, tokenize: str, effective: bool
+) -> BLEU:
+    """The metric of the module functions, whose ``use_effective_order`` is ``BLEU``'s ``effective_order``."""
+    return BLEU(lowercase, force, tokenize, smooth_method, smooth_value, effective_order=effective)
+
+
 def corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
@@ -259,14 +266,7 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> Score:
     """sacreBLEU's ``corpus_bleu``: one corpus against one or more reference streams."""
-    metric = BLEU(
-        lowercase=lowercase,
-        force=force,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
+    metric = _bleu(smooth_method, smooth_value, force, lowercase, tokenize, use_effective_order)
     return metric.corpus_score(hypotheses, references)
 
 
@@ -276,15 +276,7 @@ def raw_corpus_bleu(
     smooth_value: float | None = BLEU.SMOOTH_DEFAULTS["floor"],
 ) -> Score:
     """sacreBLEU's ``raw_corpus_bleu``: no tokenization, floor smoothing, effective order."""
-    return corpus_bleu(
-        hypotheses,
-        references,
-        smooth_method="floor",
-        smooth_value=smooth_value,
-        force=True,
-        tokenize="none",
-        use_effective_order=True,
-    )
+    return _bleu("floor", smooth_value, True, False, "none", True).corpus_score(hypotheses, references)
 
 
 def sentence_bleu(
@@ -297,11 +289,5 @@ def sentence_bleu(
     use_effective_order: bool = True,
 ) -> Score:
     """sacreBLEU's ``sentence_bleu``: one hypothesis against its references (effective order on)."""
-    metric = BLEU(
-        lowercase=lowercase,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
+    metric = _bleu(smooth_method, smooth_value, False, lowercase, tokenize, use_effective_order)
     return metric.sentence_score(hypothesis, references)
