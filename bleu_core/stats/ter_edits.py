@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import add
 
@@ -135,42 +135,15 @@ def _prefix_sums(values: list[int]) -> list[int]:
     return sums
 
 
-def backward(hyp: Sequence[int], ref: Sequence[int], beam: Beam) -> list[list[int]]:
-    """Per row i and reference position j in the beam: the fewest edits from cell (i, j) to the end, (n, m)."""
-    n, m = len(hyp), len(ref)
-    below = list(range(m, -1, -1))  # the last row keeps every position: only reference words are left
-    rows = [below]
-    for i in range(n - 1, -1, -1):
-        first, end = beam.spans[i - 1] if i else (0, m + 1)
-        word = hyp[i]
-        new = [UNREACHABLE] * (m + 1)
-        right = UNREACHABLE
-        for j in range(end - 1, first - 1, -1):
-            cost = below[j] + 1
-            if j < m:
-                diagonal = below[j + 1] + (word != ref[j])
-                if diagonal < cost:
-                    cost = diagonal
-            right += 1
-            if right < cost:
-                cost = right
-            right = new[j] = cost
-        rows.append(new)
-        below = new
-    rows.reverse()
-    return rows
-
-
-def distance_from(
-    hyp: Sequence[int], ref: Sequence[int], beam: Beam, start: int, row: list[int], stop: int, ahead: list[int]
-) -> int:
-    """The beam edit distance of ``hyp``, continuing from ``row`` (its row ``start``) down to its row ``stop``,
-    and joined there to ``ahead``, the fewest edits from each cell of that row to the end (:func:`backward`,
-    valid when ``hyp`` continues as the hypothesis it was computed for).  Cells out of the beam's reach hold
-    ``UNREACHABLE`` or more (never on an optimal path)."""
+def rows_after(
+    hyp: Sequence[int], ref: Sequence[int], spans: Sequence[tuple[int, int]], start: int, row: list[int], stop: int
+) -> Iterator[list[int]]:
+    """Rows ``start + 1`` .. ``stop`` of the beam edit distance of ``hyp`` against ``ref``, continuing from
+    ``row`` (its row ``start``); row ``i`` keeps the reference positions ``spans[i - 1]``, the rest of it is out of
+    reach.  The one recurrence of the edit distance, forward (:func:`distance_from`) and backward (:func:`backward`)."""
     m = len(ref)
     for i in range(start + 1, stop + 1):
-        first, end = beam.spans[i - 1]
+        first, end = spans[i - 1]
         word = hyp[i - 1]
         new = [UNREACHABLE] * (m + 1)
         if first == 0:
@@ -185,8 +158,34 @@ def distance_from(
             if left < cost:
                 cost = left
             left = new[j] = cost
+        yield new
         row = new
-    distance: int = min(map(add, row, ahead))
+
+
+def backward(hyp: Sequence[int], ref: Sequence[int], beam: Beam) -> list[list[int]]:
+    """Per row i and reference position j in the beam: the fewest edits from cell (i, j) to the end, (n, m).
+
+    That is the forward distance of both texts reversed, at cell (n - i, m - j): row i keeps the positions of its
+    own span (row 0 all of them, as row n does forward), mirrored."""
+    n, m = len(hyp), len(ref)
+    reach = ((0, m + 1), *beam.spans[:-1])  # row i's positions, i = 0 .. n - 1
+    mirrored = [(m + 1 - end, m + 1 - first) for first, end in reversed(reach)]
+    first_row = list(range(m + 1))
+    rows = [first_row, *rows_after(hyp[::-1], ref[::-1], mirrored, 0, first_row, n)]
+    return [row[::-1] for row in reversed(rows)]
+
+
+def distance_from(
+    hyp: Sequence[int], ref: Sequence[int], beam: Beam, start: int, row: list[int], stop: int, ahead: list[int]
+) -> int:
+    """The beam edit distance of ``hyp``, continuing from ``row`` (its row ``start``) down to its row ``stop``,
+    and joined there to ``ahead``, the fewest edits from each cell of that row to the end (:func:`backward`,
+    valid when ``hyp`` continues as the hypothesis it was computed for).  Cells out of the beam's reach hold
+    ``UNREACHABLE`` or more (never on an optimal path)."""
+    last = row
+    for new in rows_after(hyp, ref, beam.spans, start, row, stop):
+        last = new
+    distance: int = min(map(add, last, ahead))
     return distance
 
 
