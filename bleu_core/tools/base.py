@@ -373,6 +373,17 @@ def unsmoothed_note(order: int, matches: int, total: int) -> Message:
     return plain_note(matches, total)
 
 
+def add_one_step(order: int, matches: int, total: int, weight: float, smoothed: bool, note_key: str) -> OrderStep:
+    """An order of a tool with add-one smoothing: (matches + 1) / (total + 1) where the tool smooths it (noted
+    with the tool's message ``note_key``), else matches / total (0 without n-grams).  Which orders a tool
+    smooths is its own rule, decided by the caller."""
+    if smoothed:
+        p = (matches + 1) / (total + 1)
+        return OrderStep(order, matches, total, p, weight, message(note_key, matches=matches, total=total, p=number(p)))
+    p = matches / total if total else 0.0
+    return OrderStep(order, matches, total, p, weight, unsmoothed_note(order, matches, total))
+
+
 def first_zero(orders: Sequence[OrderStep]) -> OrderStep | None:
     """The first weighted order whose precision is 0 (it zeroes an unsmoothed score)."""
     return next((o for o in orders if o.precision == 0 and o.weight > 0), None)

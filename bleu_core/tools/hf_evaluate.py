@@ -50,16 +50,6 @@ def hf_brevity_penalty(translation_length: int, reference_length: int) -> tuple[
     return ratio, scalar_brevity_penalty(translation_length, reference_length, "ratio")
 
 
-def _order(n: int, matches: int, possible: int, max_order: int, smooth: bool) -> base.OrderStep:
-    weight = 1.0 / max_order
-    if smooth:  # HF's own smoothing: every order, unigrams included
-        p = (matches + 1.0) / (possible + 1.0)
-        note = message("tools.note_hf_smooth", matches=matches, total=possible, p=base.number(p))
-        return base.OrderStep(n, matches, possible, p, weight, note)
-    p = float(matches) / possible if possible > 0 else 0.0
-    return base.OrderStep(n, matches, possible, p, weight, base.unsmoothed_note(n, matches, possible))
-
-
 def trace_hf_evaluate(
     translations: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]], max_order: int, smooth: bool
 ) -> base.ToolTrace:
@@ -69,7 +59,11 @@ def trace_hf_evaluate(
     reference_length = sum(min(lengths) for lengths in counts.reference_lengths)
     translation_length = counts.candidate_length
     pairs = zip(counts.matches, counts.totals, strict=True)
-    orders = tuple(_order(n, m, t, max_order, smooth) for n, (m, t) in enumerate(pairs, start=1))
+    # HF's own smoothing: every order, unigrams included
+    orders = tuple(
+        base.add_one_step(n, m, t, 1.0 / max_order, smooth, "tools.note_hf_smooth")
+        for n, (m, t) in enumerate(pairs, start=1)
+    )
     precisions = [o.precision for o in orders]
     # HF's final rule: any zero precision gives 0; otherwise the geometric mean with weights 1/max_order.
     geo_mean = math.exp(sum((1.0 / max_order) * math.log(p) for p in precisions)) if min(precisions) > 0 else 0.0

@@ -36,15 +36,6 @@ IMPLEMENTATION = base.Implementation(
 )
 
 
-def _order(n: int, matches: int, total: int, weight: float, smooth: bool) -> base.OrderStep:
-    if smooth and n > 1 and matches > 0:  # torchmetrics' smoothing: orders 2..N only
-        p = (matches + 1) / (total + 1)
-        note = message("tools.note_torch_smooth", matches=matches, total=total, p=base.number(p))
-        return base.OrderStep(n, matches, total, p, weight, note)
-    p = matches / total if total else 0.0
-    return base.OrderStep(n, matches, total, p, weight, base.unsmoothed_note(n, matches, total))
-
-
 def trace_torchmetrics(
     preds: Sequence[Sequence[str]], target: Sequence[Sequence[Sequence[str]]], weights: Sequence[float], smooth: bool
 ) -> base.ToolTrace:
@@ -55,7 +46,11 @@ def trace_torchmetrics(
     r = int(segment_reference_lengths([len(p) for p in preds], counts.reference_lengths, "closest-first").sum())
     note = base.length_note(base.CLOSEST_FIRST, c, counts.reference_lengths, r)
     pairs = zip(counts.matches, counts.totals, weights, strict=True)
-    orders = tuple(_order(n, m, t, w, smooth) for n, (m, t, w) in enumerate(pairs, start=1))
+    # torchmetrics' smoothing: orders 2..N only, and only those with a match
+    orders = tuple(
+        base.add_one_step(n, m, t, w, smooth and n > 1 and m > 0, "tools.note_torch_smooth")
+        for n, (m, t, w) in enumerate(pairs, start=1)
+    )
     bp = base.shared_brevity_penalty(c, r)
     missing = next((o for o in orders if o.matches == 0), None)
     if missing is not None:  # checked before smoothing: smooth=True does not save an order without a match
