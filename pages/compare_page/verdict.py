@@ -176,7 +176,7 @@ def show_downloads(frame: Any, report: str, signature: str, chosen: TestSettings
 def show_ranks(comparison: Comparison, ranks: tuple[SystemRank, ...], corrected: Any, chosen: TestSettings) -> None:
     st.subheader(t("verdict.ranking"), help=t("significance.rank_help"))
     left, right = st.columns(2)
-    left.dataframe(verdict_views.headers(verdict_views.ranks_frame(ranks), language()), hide_index=True)
+    left.dataframe(verdict_views.headers(verdict_views.shown_ranks(ranks), language()), hide_index=True)
     left.caption(t("significance.rank_help"))
     charts.show(right, verdict_views.rank_chart, ranks, language(), width="stretch")
     if len(ranks) > 2:

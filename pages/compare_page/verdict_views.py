@@ -24,6 +24,9 @@ BETTER, WORSE, SAME, BASE = "better", "worse", "not significant", "baseline"
 #: Significant taken alone (uncorrected), not after the correction over every pair.
 UNCORRECTED = "uncorrected only"
 NAMES = alt.Axis(labelLimit=180)
+#: Longer system names fill NAMES' 180 px: in half of a 1280 px page a Δ chart's plot is then too narrow for two
+#: legend columns ("only uncorrected" was cut at a 28-character name) and for the baseline's name in full.
+LONG_NAME = 18
 VERDICT_COLORS = {BETTER: "#2e7d32", WORSE: "#c62828", SAME: "#777777", UNCORRECTED: "#b07d00", BASE: "#3b6ea8"}
 #: Catalog keys of the column headers people read (the data keeps the English names, for CSV, JSON and LaTeX).
 COLUMN_KEYS = {
@@ -211,14 +214,15 @@ def delta_chart(
     data["verdict"] = [verdict_label(v, language) for v in data["verdict"]]
     values = [0.0, *data["low"].tolist(), *data["high"].tolist()]
     x = alt.Scale(domain=padded_domain(min(values), max(values)), zero=False, nice=False)
+    long_names = max(map(len, data["system"]), default=0) > LONG_NAME
     color = alt.Color(
         "verdict:N",
         scale=alt.Scale(
             domain=[verdict_label(v, language) for v in list(VERDICT_COLORS)[:4]],
             range=list(VERDICT_COLORS.values())[:4],
         ),
-        # two labels a row, none cut: four in one row ran out of width at 1280 px ("or…")
-        legend=alt.Legend(orient="bottom", title=None, columns=2, labelLimit=0),
+        # two labels a row, none cut: four in one row ran out of width at 1280 px ("or…"); one beside long names
+        legend=alt.Legend(orient="bottom", title=None, columns=1 if long_names else 2, labelLimit=0),
     )
     base = alt.Chart(data).encode(y=alt.Y("system:N", sort=list(data["system"]), title=None, axis=NAMES), color=color)
     tooltip = [
@@ -229,7 +233,8 @@ def delta_chart(
         alt.Tooltip("p:Q", title=text("verdict.col_p", language)),
         alt.Tooltip("verdict:N", title=text("verdict.col_verdict", language)),
     ]
-    axis_title = f"{metric} − {baseline}"
+    shown = baseline if len(baseline) <= LONG_NAME + 2 else baseline[:LONG_NAME] + "…"  # in full in the page
+    axis_title = f"{metric} − {shown}"
     points = base.mark_point(filled=True, size=70).encode(
         x=alt.X("delta:Q", scale=x, title=axis_title), tooltip=tooltip
     )
@@ -242,6 +247,12 @@ def delta_chart(
     return (zero + rules + points).properties(
         height=alt.Step(26), title=chart_title(text("verdict.chart_delta", language, metric=metric))
     )
+
+
+def shown_ranks(ranks: Sequence[SystemRank], metric: str = "BLEU") -> pd.DataFrame:
+    """The ranking table of the page: rank ("1–3" holds the best and the worst rank), system and score; with the
+    two rank columns a 28-character name pushed "worst rank" out of half of a 1280 px page."""
+    return ranks_frame(ranks, metric)[["rank", "system", metric]]
 
 
 def ranks_frame(ranks: Sequence[SystemRank], metric: str = "BLEU") -> pd.DataFrame:

@@ -144,6 +144,22 @@ def test_delta_legend_is_never_cut(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_long_system_names_put_the_delta_legend_in_one_column_and_shorten_the_axis_title(language: str) -> None:
+    """A 28-character name fills the y axis's 180 px: beside it, in half of a 1280 px page, a second legend column
+    and the baseline's whole name under the axis ran past the chart's edge."""
+    comparison, _, _, frame, _, _ = demo_comparison("bs")
+    short = verdict_views.delta_chart(frame, comparison.baseline, language).to_dict()
+    assert {n["legend"]["columns"] for n in nodes(short) if isinstance(n.get("legend"), dict)} == {2}
+    long_names = {name: f"{name}-big-ensemble-checkpoint-avg" for name in frame["system"]}
+    renamed = frame.assign(system=frame["system"].map(long_names))
+    baseline = long_names[comparison.baseline]
+    spec = verdict_views.delta_chart(renamed, baseline, language).to_dict()
+    assert {n["legend"]["columns"] for n in nodes(spec) if isinstance(n.get("legend"), dict)} == {1}
+    titles = {n["title"] for n in nodes(spec) if isinstance(n.get("title"), str) and n["title"].startswith("BLEU −")}
+    assert titles == {f"BLEU − {baseline[: verdict_views.LONG_NAME]}…"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_approximate_randomization_promises_no_interval(language: str) -> None:
     """AR mode has p-values and no interval: no chart or report title names one, no chart draws a range."""
     comparison, ranks, _, frame, _, _ = demo_comparison("ar")
@@ -286,7 +302,13 @@ def test_verdict_and_rank_tables_are_narrow_enough() -> None:
     shown = verdict_views.display_frame(frame)
     assert not [c for c in shown.columns if c.startswith("p") and c[1:].isdigit()]
     assert {"p1", "p4"} <= set(frame.columns)  # still in the data behind CSV, JSON and LaTeX
-    assert list(verdict_views.ranks_frame(ranks).columns) == ["rank", "system", "BLEU", "best rank", "worst rank"]
+    # the page's rank table: "1–3" holds both ranks (a 28-character name pushed "worst rank" out of view)
+    assert list(verdict_views.shown_ranks(ranks).columns) == ["rank", "system", "BLEU"]
+    assert all(
+        row["rank"] == (str(r.best) if r.best == r.worst else f"{r.best}–{r.worst}")
+        for row, r in zip(verdict_views.shown_ranks(ranks).to_dict("records"), ranks, strict=True)
+    )
+    assert list(verdict_views.ranks_frame(ranks).columns)[-2:] == ["best rank", "worst rank"]  # chart and report
     spec = verdict_views.rank_chart(ranks).to_dict()
     colors = [n["encoding"]["color"]["field"] for n in nodes(spec) if "color" in n.get("encoding", {})]
     assert colors == ["cluster"]
