@@ -13,8 +13,9 @@ from pages.shared.views import chart_title
 
 #: Labels the heatmap draws at most: the largest ones (most segments; the tags file's order breaks ties).
 CHART_LABELS = 30
-#: Height of one row and width of one column of the heatmap, in pixels.
-ROW_PIXELS, COLUMN_PIXELS = 16, 64
+#: Height of one row and width of one column of the heatmap, in pixels: room for the difference written in each cell
+#: (rows of 16 px were too thin to read or to point at).
+ROW_PIXELS, COLUMN_PIXELS = 24, 64
 COLUMNS = ("label", "system", "segments", "BLEU", "chrF2", "TER", "Δ BLEU", "p-value", "corrected", "mark")
 
 
@@ -72,13 +73,16 @@ def chart_labels(scores: SliceScores, limit: int = CHART_LABELS) -> list[str]:
 
 def label_chart(scores: SliceScores, frame: pd.DataFrame, alpha: float, lang: str = "en") -> alt.LayerChart:
     """Δ BLEU of each system against the baseline on each label (the largest :data:`CHART_LABELS`), red where it
-    loses, blue where it wins; a star marks a difference significant after the correction."""
+    loses, blue where it wins, written in each cell; a star marks a difference significant after the correction."""
     shown = [shown_label(label, lang) for label in chart_labels(scores)]
     data = frame[frame["Δ BLEU"].notna() & frame["label"].isin(shown)].copy()
     data["star"] = ["*" if c is not None and not pd.isna(c) and c < alpha else "" for c in data["corrected"]]
     data["Δ"] = [f"{value:+.2f}" for value in data["Δ BLEU"]]
     data["p"] = ["—" if pd.isna(p) else f"{p:.4f}" for p in data["corrected"]]
     extent = max(1.0, float(data["Δ BLEU"].abs().max())) if len(data) else 1.0
+    data["cell"] = data["Δ"] + data["star"]
+    # white on the darkest cells (a value, not a scale: a second colour scale in the layer drew no chart at all)
+    data["ink"] = ["white" if abs(value) > 0.6 * extent else "black" for value in data["Δ BLEU"]]
     systems = list(dict.fromkeys(data["system"]))
     y = alt.Y("label:N", sort=shown, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False))
     x = alt.X(
@@ -107,7 +111,17 @@ def label_chart(scores: SliceScores, frame: pd.DataFrame, alpha: float, lang: st
             ],
         )
     )
-    stars = alt.Chart(data).mark_text(fontSize=14, fontWeight="bold", color="black").encode(x=x, y=y, text="star:N")
+    stars = (
+        alt.Chart(data)
+        .mark_text(fontSize=11)
+        .encode(
+            x=x,
+            y=y,
+            text="cell:N",
+            color=alt.condition("datum.ink == 'white'", alt.value("white"), alt.value("black")),
+            tooltip=cells.encoding.tooltip,
+        )
+    )
     baseline = scores.systems[0]
     return (cells + stars).properties(
         width=alt.Step(COLUMN_PIXELS),  # steps, not a size: the chart grows with its rows instead of squeezing them

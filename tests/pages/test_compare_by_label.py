@@ -104,7 +104,7 @@ def assert_table(table: pd.DataFrame, expected: list[dict[str, object]]) -> None
 def heatmaps(at: AppTest) -> list[str]:
     """The heatmap's spec as text (non-ASCII unescaped)."""
     specs = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("vega_lite_chart")]
-    return [spec for spec in specs if '"star"' in spec]
+    return [spec for spec in specs if '"cell"' in spec]
 
 
 def test_without_tags_only_the_upload_and_the_toggle_are_there() -> None:

@@ -64,4 +64,9 @@ def test_the_heatmap_draws_the_30_largest_labels_of_40_and_stars_significant_cel
     assert spec["layer"][0]["encoding"]["y"]["sort"] == expected
     assert set(data["system"]) == set(SYSTEMS[1:])  # the baseline is no column
     assert ((data["star"] == "*") == (data["corrected"] < 0.05)).all()
+    # each cell writes its difference, starred when significant, in white on the darkest cells
+    stars = ["*" if c < 0.05 else "" for c in data["corrected"]]
+    assert data["cell"].tolist() == [f"{d:+.2f}{star}" for d, star in zip(data["Δ BLEU"], stars, strict=True)]
+    extent = max(1.0, data["Δ BLEU"].abs().max())
+    assert data["ink"].tolist() == ["white" if abs(d) > 0.6 * extent else "black" for d in data["Δ BLEU"]]
     assert spec["height"] == {"step": label_views.ROW_PIXELS} and spec["width"] == {"step": label_views.COLUMN_PIXELS}
