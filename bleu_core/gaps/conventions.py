@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from bleu_core.i18n import Message, message
 from bleu_core.stats.scoring import scalar_brevity_penalty
 from bleu_core.stats.segment_stats import segment_reference_lengths
-from bleu_core.tokenizers import tokenize_each
 from bleu_core.tools import IMPLEMENTATIONS
-from bleu_core.tools.base import FIELDS, Conventions, CorpusCounts, count_corpus
+from bleu_core.tools.base import FIELDS, Conventions, CorpusCounts, count_corpus, point_tokens
 
 __all__ = [
     "FIELDS",
@@ -90,21 +89,13 @@ class Corpus:
     references: tuple[tuple[str, ...], ...]
 
 
-def _tokens(texts: Sequence[str], point: Conventions) -> list[list[str]]:
-    """Each text's tokens under ``point``'s tokenizer and case."""
-    if point.tokenizer == "13a":
-        return tokenize_each(texts, "13a", point.lowercase)
-    lowered = [text.lower() for text in texts] if point.lowercase else texts
-    return [text.split(" ") if point.tokenizer == "space" else text.split() for text in lowered]
-
-
 def count(corpus: Corpus, point: Conventions, max_order: int) -> CorpusCounts:
     """Clipped counts under ``point``'s tokens, case and references (the shared clipping rule)."""
     refs = [list(r[:1]) if point.references == "first" else list(r) for r in corpus.references]
-    flat = _tokens([text for segment in refs for text in segment], point)
+    flat = point_tokens([text for segment in refs for text in segment], point)
     ends = list(itertools.accumulate(len(segment) for segment in refs))
     grouped = [flat[end - len(segment) : end] for end, segment in zip(ends, refs, strict=True)]
-    return count_corpus(_tokens(corpus.hypotheses, point), grouped, max_order)
+    return count_corpus(point_tokens(corpus.hypotheses, point), grouped, max_order)
 
 
 def _precisions(matches: Sequence[int], denominators: Sequence[int], point: Conventions) -> list[float | None]:

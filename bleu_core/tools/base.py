@@ -21,6 +21,7 @@ from bleu_core.stats.clipping import clipped_matches
 from bleu_core.stats.scoring import brevity_penalty
 from bleu_core.stats.segment_stats import SegmentStats, closest_ref_length
 from bleu_core.stats.token_lists import token_list_statistics
+from bleu_core.tokenizers import tokenize_each
 
 Tokens = Sequence[str]
 
@@ -175,7 +176,7 @@ class ImplementationTrace:
     """One tool's sentence BLEU as the pages show it: the tool, its tokens and its :class:`ToolTrace`'s steps."""
 
     implementation: Implementation
-    tokenizer: str  # "13a" or "whitespace"
+    tokenizer: str  # the tool's point's: "13a", "whitespace" or "space"
     candidate_tokens: tuple[str, ...]
     reference_tokens: tuple[tuple[str, ...], ...]
     orders: tuple[OrderStep, ...]
@@ -188,16 +189,12 @@ class ImplementationTrace:
 
     @staticmethod
     def of(
-        implementation: Implementation,
-        tokenizer: str,
-        candidate: Tokens,
-        references: Sequence[Tokens],
-        steps: ToolTrace,
+        implementation: Implementation, candidate: Tokens, references: Sequence[Tokens], steps: ToolTrace
     ) -> ImplementationTrace:
-        """The sentence view of ``steps``, computed on ``candidate`` and ``references``."""
+        """The sentence view of ``steps``, computed on ``candidate`` and ``references`` (the tool's tokens)."""
         return ImplementationTrace(
             implementation=implementation,
-            tokenizer=tokenizer,
+            tokenizer=implementation.point.tokenizer,
             candidate_tokens=tuple(candidate),
             reference_tokens=tuple(tuple(ref) for ref in references),
             orders=steps.orders,
@@ -371,6 +368,25 @@ def unsmoothed_note(order: int, matches: int, total: int) -> Message:
     if matches == 0:
         return message("tools.note_keeps_zero", total=total)
     return plain_note(matches, total)
+
+
+def point_tokens(texts: Sequence[str], point: Conventions) -> list[list[str]]:
+    """Each text's tokens under ``point``'s tokenizer and case: 13a, ``str.split()`` or ``str.split(' ')``."""
+    if point.tokenizer == "13a":
+        return tokenize_each(texts, "13a", point.lowercase)
+    lowered = [text.lower() for text in texts] if point.lowercase else texts
+    return [text.split(" ") if point.tokenizer == "space" else text.split() for text in lowered]
+
+
+def sentence_tokens(
+    implementation: Implementation, candidate: str, references: Sequence[str]
+) -> tuple[list[str], list[list[str]]]:
+    """A sentence's tokens as ``implementation`` reads it: its tokenizer and case, its references (all, or the
+    first)."""
+    point = implementation.point
+    chosen = list(references[:1]) if point.references == "first" else list(references)
+    cand, *refs = point_tokens([candidate, *chosen], point)
+    return cand, refs
 
 
 def add_one_step(order: int, matches: int, total: int, weight: float, smoothed: bool, note_key: str) -> OrderStep:

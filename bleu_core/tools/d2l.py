@@ -75,5 +75,5 @@ def sentence_trace(
     implementation: base.Implementation, candidate: str, references: Sequence[str]
 ) -> base.ImplementationTrace:
     """The registry entry's sentence trace: split(' ') tokens, the first reference only, k = 2."""
-    cand, label = d2l_tokens(candidate), d2l_tokens(references[0])
-    return base.ImplementationTrace.of(implementation, "space", cand, [label], trace_d2l(cand, label, BOOK_K))
+    cand, (label,) = base.sentence_tokens(implementation, candidate, references)
+    return base.ImplementationTrace.of(implementation, cand, [label], trace_d2l(cand, label, BOOK_K))

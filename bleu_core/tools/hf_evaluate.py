@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from bleu_core.i18n import Message, message
 from bleu_core.stats.scoring import scalar_brevity_penalty
-from bleu_core.tokenizers import tokenize_each, tokenize_line
+from bleu_core.tokenizers import tokenize_each
 from bleu_core.tools import base
 from bleu_core.tools.checks import Streams, check_corpus_tokens, check_flag, check_order, segment_references
 
@@ -110,9 +110,8 @@ def sentence_trace(
     implementation: base.Implementation, candidate: str, references: Sequence[str]
 ) -> base.ImplementationTrace:
     """The registry entry's sentence trace: 13a tokens, max_order 4, no smoothing."""
-    cand, refs = tokenize_line(candidate, "13a"), [tokenize_line(ref, "13a") for ref in references]
-    steps = trace_hf_evaluate([cand], [refs], 4, False)
-    return base.ImplementationTrace.of(implementation, "13a", cand, refs, steps)
+    cand, refs = base.sentence_tokens(implementation, candidate, references)
+    return base.ImplementationTrace.of(implementation, cand, refs, trace_hf_evaluate([cand], [refs], 4, False))
 
 
 def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:

@@ -76,6 +76,6 @@ def sentence_trace(
     implementation: base.Implementation, candidate: str, references: Sequence[str]
 ) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, four equal weights."""
-    cand, refs = candidate.split(), [ref.split() for ref in references]
+    cand, refs = base.sentence_tokens(implementation, candidate, references)
     steps = trace_matlab(cand, refs, make_options(weights=DEFAULT_WEIGHTS, smooth="none", tokenize="none"))
-    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    return base.ImplementationTrace.of(implementation, cand, refs, steps)

@@ -83,8 +83,8 @@ def sentence_trace(
     implementation: base.Implementation, candidate: str, references: Sequence[str]
 ) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, case kept."""
-    cand, refs = candidate.split(), [ref.split() for ref in references]
-    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, trace_multi_bleu([cand], [refs]))
+    cand, refs = base.sentence_tokens(implementation, candidate, references)
+    return base.ImplementationTrace.of(implementation, cand, refs, trace_multi_bleu([cand], [refs]))
 
 
 def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:

@@ -310,10 +310,10 @@ def sentence_trace(
     implementation: base.Implementation, candidate: str, references: Sequence[str]
 ) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, default weights, method0 or method1."""
-    cand, refs = candidate.split(), [ref.split() for ref in references]
+    cand, refs = base.sentence_tokens(implementation, candidate, references)
     method = 1 if implementation.key == "nltk-method1" else 0
     steps = trace_nltk(base.count_corpus([cand], [refs], 4), (cand, refs), DEFAULT_WEIGHTS, method)
-    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    return base.ImplementationTrace.of(implementation, cand, refs, steps)
 
 
 def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:

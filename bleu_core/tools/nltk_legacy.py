@@ -78,6 +78,5 @@ def sentence_trace(
     implementation: base.Implementation, candidate: str, references: Sequence[str]
 ) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, default weights."""
-    cand, refs = candidate.split(), [ref.split() for ref in references]
-    steps = trace_nltk_legacy(cand, refs, DEFAULT_WEIGHTS)
-    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    cand, refs = base.sentence_tokens(implementation, candidate, references)
+    return base.ImplementationTrace.of(implementation, cand, refs, trace_nltk_legacy(cand, refs, DEFAULT_WEIGHTS))

@@ -73,7 +73,7 @@ def sentence_trace(
     explanation = explain(candidate, references)
     steps = trace_sacrebleu(explanation)
     return base.ImplementationTrace.of(
-        implementation, "13a", explanation.candidate_tokens, explanation.reference_tokens, steps
+        implementation, explanation.candidate_tokens, explanation.reference_tokens, steps
     )
 
 

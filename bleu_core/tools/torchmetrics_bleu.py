@@ -83,9 +83,10 @@ def sentence_trace(
     implementation: base.Implementation, candidate: str, references: Sequence[str]
 ) -> base.ImplementationTrace:
     """The registry entry's sentence trace: whitespace tokens, 4 orders of weight 1/4, no smoothing."""
-    cand, refs = candidate.split(), [ref.split() for ref in references]
-    steps = trace_torchmetrics([cand], [refs], (0.25,) * 4, False)
-    return base.ImplementationTrace.of(implementation, "whitespace", cand, refs, steps)
+    cand, refs = base.sentence_tokens(implementation, candidate, references)
+    return base.ImplementationTrace.of(
+        implementation, cand, refs, trace_torchmetrics([cand], [refs], (0.25,) * 4, False)
+    )
 
 
 def corpus_score(implementation: base.Implementation, hypotheses: Sequence[str], streams: Streams) -> float:
