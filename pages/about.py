@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core import sentence_bleu
+from bleu_core.sacrebleu_api import sentence_bleu as sacrebleu_sentence_bleu
 from bleu_core.sacrebleu_api import sentence_chrf
 from bleu_core.teach.examples import DEFAULT_PRESET
 from pages.shared.i18n import t
@@ -31,8 +32,11 @@ def main() -> None:
     st.page_link("pages/compare.py", label=t("home.link_compare"), icon=":material/leaderboard:")
     st.page_link("pages/implementations.py", label=t("home.link_implementations"), icon=":material/compare_arrows:")
     st.subheader(t("home.metrics_title"))
-    chrf = sentence_chrf(DEFAULT_PRESET.candidate, list(DEFAULT_PRESET.references))
-    st.markdown(t("home.metrics_text", bleu=f"{100 * result.score:.2f}", chrf=f"{chrf.score:.2f}"))
+    references = list(DEFAULT_PRESET.references)
+    default_bleu = sacrebleu_sentence_bleu(DEFAULT_PRESET.candidate, references)  # what sacreBLEU prints
+    chrf = sentence_chrf(DEFAULT_PRESET.candidate, references)
+    scores = {"bleu": f"{default_bleu.score:.2f}", "bleu3": f"{100 * result.score:.2f}", "chrf": f"{chrf.score:.2f}"}
+    st.markdown(t("home.metrics_text", **scores))
     rows = ("unit", "credit", "blind", "report")
     st.table(
         {

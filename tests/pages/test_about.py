@@ -38,12 +38,16 @@ def test_the_exercise_link_opens_exercise_mode() -> None:
 
 
 def test_about_compares_bleu_and_chrf_on_the_example() -> None:
-    """The example's two scores are sacreBLEU's (BLEU with the example's settings, chrF with its defaults)."""
+    """The example's scores are sacreBLEU's: BLEU and chrF with sacreBLEU's defaults (what it prints), and BLEU
+    with the example's own 3-grams (the About page once gave only that one, "as sacreBLEU prints" it)."""
     at = about()
     refs = list(DEFAULT_PRESET.references)
     order = DEFAULT_PRESET.options().get("max_order", 4)
-    bleu = sacrebleu.BLEU(max_ngram_order=order, effective_order=True).sentence_score(DEFAULT_PRESET.candidate, refs)
+    assert order == 3
+    bleu3 = sacrebleu.BLEU(max_ngram_order=order, effective_order=True).sentence_score(DEFAULT_PRESET.candidate, refs)
+    bleu = sacrebleu.sentence_bleu(DEFAULT_PRESET.candidate, refs)
     chrf = sacrebleu.sentence_chrf(DEFAULT_PRESET.candidate, refs)
     text = " ".join(m.value for m in at.markdown)
-    assert f"BLEU {bleu.score:.2f} and chrF {chrf.score:.2f}" in text
+    assert f"BLEU {bleu.score:.2f} (4-grams, exp smoothing; {bleu3.score:.2f} with the 3-grams above)" in text
+    assert f"and chrF {chrf.score:.2f}" in text
     assert len(at.table) == 1 and "chrF2" in at.table[0].value.columns
