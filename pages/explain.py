@@ -485,6 +485,8 @@ def main() -> None:
         for problem in problems:
             st.warning(t("explain.link_ignored", problem=problem))
         candidate, references = counted(*inputs())
+        if references and not candidate.strip():  # 0 is the true score; say plainly why the page shows it
+            st.info(t("explain.no_candidate", metric=chrf_view.metric_name(metric, language())), icon=":material/info:")
         if not references:
             st.error(t("explain.no_reference", metric=chrf_view.metric_name(metric, language())))
         elif metric != "bleu":  # chrF's walkthrough (sacreBLEU's defaults: the BLEU settings do not apply)

@@ -495,3 +495,18 @@ def test_settings_other_than_sacrebleus_name_the_difference_and_sacrebleus_score
     same = page({"candidate": candidate, "reference": references, "max_n": "4", "smooth": "exp", "effective": "1"})
     assert not any("`sentence_bleu` with its defaults" in c.value for c in same.caption)
     assert metric(same, "BLEU ×100") == f"{theirs:.2f}"
+
+
+@pytest.mark.parametrize(("candidate", "chosen", "label"), [("", "bleu", "BLEU ×100"), ("   ", "chrf", "chrF")])
+def test_an_empty_candidate_says_so_above_its_true_score(candidate: str, chosen: str, label: str) -> None:
+    """A new user cleared the candidate and saw a whole walkthrough of zeros without a word about why."""
+    references = ["the cat sat on the mat"]
+    at = page({"candidate": candidate, "reference": references, "metric": chosen})
+    assert not at.exception
+    name = "BLEU" if chosen == "bleu" else "chrF"
+    shown = next(i.value for i in at.info)
+    assert shown.startswith("The candidate is empty") and f"Until then {name} is 0" in shown
+    theirs = (sacrebleu.sentence_bleu if chosen == "bleu" else sacrebleu.sentence_chrf)(candidate, references).score
+    assert float(metric(at, label)) == pytest.approx(theirs, abs=1e-9) == 0
+    filled = page({"candidate": "the cat", "reference": references, "metric": chosen})
+    assert not any(i.value.startswith("The candidate is empty") for i in filled.info)
