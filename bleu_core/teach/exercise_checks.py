@@ -8,9 +8,9 @@ value the answer equals is named by a code (``"not_clipped"``), which the pages 
 
 Tolerances: counts, totals and lengths are whole numbers and must be exact; BP and BLEU are accepted within
 ``DECIMAL_TOLERANCE`` = 0.0001 of the exact value (four decimals, rounded or cut off).  A wrong answer is matched
-to a mistake with the same tolerance, relative above 1 (BLEU in percent: 46.42 for 46.4159 is named).  A wrong
-value may equal the right one (no clipping changes nothing when no word repeats): such mistakes cannot be told
-apart and are never named.
+to a mistake with the same tolerance, relative above 1 (BLEU in percent: 46.42 for 46.4159 is named); the right
+value with one to three decimals only (0.867 for 0.86688) is named as such.  A wrong value may equal the right
+one (no clipping changes nothing when no word repeats): such mistakes cannot be told apart and are never named.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from bleu_core.teach.explain import Explanation, OrderBreakdown
 
 __all__ = [
     "DECIMAL_TOLERANCE",
+    "FEW_DECIMALS",
     "KINDS",
     "MISTAKES",
     "Quantity",
@@ -48,10 +49,12 @@ KINDS = BLEU_KINDS + CHRF_KINDS + CHRF_WORD_KINDS
 #: Kinds whose answers are real numbers (checked to four decimals); the rest are whole numbers.
 DECIMAL_KINDS = frozenset(("bp", "bleu", "chrf_precision", "chrf_recall", "chrf"))
 DECIMAL_TOLERANCE = 1e-4
-#: Every mistake code :func:`check_answer` can name (each has a sentence in the catalogs: ``exercise.mistake_<code>``).
+#: Every mistake whose value :func:`check_answer` computes (each has a sentence in the catalogs:
+#: ``exercise.mistake_<code>``); besides these it names :data:`FEW_DECIMALS`.
 MISTAKES = (
     "not_clipped",
     "summed_references",
+    "added_references",
     "counted_unmatched",
     "all_tokens",
     "reference_total",
@@ -67,6 +70,9 @@ MISTAKES = (
     "no_smoothing",
     "percent",
 )
+
+#: The right value with one to three decimals only (0.867 for 0.86688): named for BLEU's and chrF's decimals alike.
+FEW_DECIMALS = "few_decimals"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +140,17 @@ def _summed(trace: Explanation) -> list[int]:
     return [sum(min(row.candidate_count, sum(row.reference_counts)) for row in o.rows) for o in trace.orders]
 
 
+def _per_reference(trace: Explanation) -> list[int]:
+    """Each reference's own clipped matches, added up (the matches in r1, plus those in r2, ...)."""
+    return [
+        sum(min(row.candidate_count, count) for row in o.rows for count in row.reference_counts) for o in trace.orders
+    ]
+
+
 def _matches(trace: Explanation, n: int) -> Mistaken:
     yield "not_clipped", _unclipped(trace)[n - 1]
     yield "summed_references", _summed(trace)[n - 1]
+    yield "added_references", _per_reference(trace)[n - 1]
     yield "counted_unmatched", trace.orders[n - 1].total  # every candidate n-gram, matched or not
 
 
@@ -261,4 +275,13 @@ def judge(
     if _same(quantity, float(answer), right):
         return Verdict(quantity, float(answer), right, True, None)
     mistake = next((code for code, value in mistakes() if _same(quantity, answer, value)), None)
+    if mistake is None and quantity.decimal and _fewer_decimals(float(answer), right):
+        mistake = FEW_DECIMALS
     return Verdict(quantity, float(answer), right, False, mistake)
+
+
+def _fewer_decimals(answer: float, right: float) -> bool:
+    """``answer`` is ``right`` rounded or cut off to one to three decimals (0.867 for 0.86688), and not 0."""
+    if answer == 0 or not math.isfinite(right):
+        return False
+    return any(abs(answer - cut(right * 10**d) / 10**d) < 1e-9 for d in (1, 2, 3) for cut in (round, math.floor))

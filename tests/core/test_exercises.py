@@ -13,6 +13,7 @@ import sacrebleu
 
 from bleu_core.teach.examples import PRESETS
 from bleu_core.teach.exercise_checks import (
+    FEW_DECIMALS,
     MISTAKES,
     Quantity,
     check_answer,
@@ -262,6 +263,7 @@ def test_every_mistakes_value_recomputed_from_the_tokens() -> None:
         clipped = [sum(min(k, max(rc[g] for rc in ref_counts[i])) for g, k in counts[i].items()) for i in range(orders)]
         unclipped = [sum(k for g, k in counts[i].items() if any(rc[g] for rc in ref_counts[i])) for i in range(orders)]
         summed = [sum(min(k, sum(rc[g] for rc in ref_counts[i])) for g, k in counts[i].items()) for i in range(orders)]
+        added = [sum(min(k, rc[g]) for g, k in counts[i].items() for rc in ref_counts[i]) for i in range(orders)]
         bp = 1.0 if c > r else math.exp(1 - r / c)
         score = _score(clipped, totals, c, r, options.smooth, orders)
         assert expected_value(trace, Quantity("bleu")) == pytest.approx(score, rel=1e-12, abs=1e-15)
@@ -273,6 +275,7 @@ def test_every_mistakes_value_recomputed_from_the_tokens() -> None:
             expected[Quantity("matches", n)] = {
                 "not_clipped": unclipped[n - 1],
                 "summed_references": summed[n - 1],
+                "added_references": added[n - 1],
                 "counted_unmatched": totals[n - 1],
             }
             expected[Quantity("total", n)] = {"all_tokens": c, "reference_total": max(len(chosen) - n + 1, 0)}
@@ -314,3 +317,33 @@ def test_every_mistakes_value_recomputed_from_the_tokens() -> None:
                     assert same_as_right, (exercise, quantity, code)
             assert set(found) <= set(values), (quantity, set(found) - set(values))
     assert checked > 1500
+
+
+@pytest.mark.parametrize("trap", TRAPS)
+def test_the_right_value_with_too_few_decimals_is_named_so(trap: str) -> None:
+    """A student gave 0.867 for BP = 0.86688 and was told to check the arithmetic."""
+    trace = generate_exercise(3, trap).explanation()
+    tried = 0
+    for step in exercise_steps(trace):
+        for quantity in (q for q in step if q.decimal):
+            right = expected_value(trace, quantity)
+            for decimals in (1, 2, 3):
+                answer = round(right, decimals)
+                if answer == 0 or abs(answer - right) <= 1e-4 * max(1.0, right):
+                    continue  # 0 says nothing; within the tolerance it is right
+                verdict = check_answer(trace, quantity, answer)
+                assert not verdict.correct
+                named = [c for c, v in mistaken_values(trace, quantity) if abs(v - answer) <= 1e-4 * max(1, abs(v))]
+                assert verdict.mistake == (named[0] if named else FEW_DECIMALS), (quantity, answer, right)
+                tried += 1
+    assert tried
+    assert check_answer(trace, Quantity("bp"), expected_value(trace, Quantity("bp")) + 0.3).mistake != FEW_DECIMALS
+
+
+def test_matches_added_up_reference_by_reference_are_named_so() -> None:
+    """ "a b c" against "a b" and "a c": 3 unigrams match, but r1 holds 2 and r2 holds 2; a student who adds the
+    references' matches writes 4 (clipping after the sum gave 3, the right value, so the mistake went unnamed)."""
+    trace = exercise_from_text("a b c", ["a b", "a c"]).explanation()
+    matches = Quantity("matches", 1)
+    assert expected_value(trace, matches) == 3
+    assert check_answer(trace, matches, 4).mistake == "added_references"

@@ -118,6 +118,17 @@ def test_wrong_answers_get_the_matching_feedback(trap: str, step_kind: str, mist
     assert any(text(f"exercise.mistake_{mistake}", **params) in e for e in errors(at)), errors(at)
 
 
+def test_bp_to_three_decimals_is_called_right_but_too_short() -> None:
+    """A student wrote 0.867 for BP = 0.86688 and read "check the arithmetic"."""
+    trace = generate_exercise(2, "short_candidate").explanation()
+    steps = exercise_steps(trace)
+    index = next(i for i, step in enumerate(steps, 1) if step[0].kind == "bp")
+    right = expected_value(trace, steps[index - 1][0])
+    assert abs(round(right, 3) - right) > 1e-4  # three decimals are not enough for this one
+    at = answer(solve_until(page(seed="2", trap="short_candidate"), trace, index - 1), index, {"bp": round(right, 3)})
+    assert any(text("exercise.mistake_few_decimals") in e for e in errors(at)), errors(at)
+
+
 def test_reveal_shows_the_answer_and_opens_the_next_step() -> None:
     trace = generate_exercise(2, "length_tie").explanation()
     steps = exercise_steps(trace)
