@@ -7,7 +7,7 @@ import streamlit as st
 from bleu_core.limits import LIMITS
 from bleu_core.teach.explain import Explanation, OrderBreakdown
 from pages.shared import charts, views
-from pages.shared.i18n import language, t
+from pages.shared.i18n import language, noun, t
 
 
 def precision_line(trace: Explanation, order: OrderBreakdown) -> str:
@@ -54,6 +54,7 @@ def cut_notice(trace: Explanation) -> str:
         candidate=cut.candidate_tokens,
         reference=max(cut.reference_tokens, default=0),
         references=cut.references,
+        reference_noun=noun("limits.reference", cut.references),
         limit_tokens=cut.tokens_kept,
         limit_references=LIMITS.walkthrough_references,
         rows=cut.rows_kept,

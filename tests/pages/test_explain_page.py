@@ -462,7 +462,7 @@ def test_a_very_long_sentence_is_summarized_with_its_exact_score() -> None:
     at.text_input(key="ex_candidate").set_value(" ".join(words))
     at.text_area(key="ex_references").set_value(" ".join(words[:2000] + words[:1000])).run()
     assert not at.exception
-    assert any("the candidate has 3,000 tokens" in i.value for i in at.info)
+    assert any("candidate 3,000 tokens" in i.value for i in at.info)
     assert not at.get("html")
     reference = " ".join(words[:2000] + words[:1000])
     expected = sacrebleu.BLEU(max_ngram_order=3, smooth_method="none", effective_order=False)
@@ -510,3 +510,16 @@ def test_an_empty_candidate_says_so_above_its_true_score(candidate: str, chosen:
     assert float(metric(at, label)) == pytest.approx(theirs, abs=1e-9) == 0
     filled = page({"candidate": "the cat", "reference": references, "metric": chosen})
     assert not any(i.value.startswith("The candidate is empty") for i in filled.info)
+
+
+@pytest.mark.parametrize(("references", "shown"), [(1, "1 reference."), (2, "2 references.")])
+def test_the_long_text_notice_counts_its_references_in_words_that_agree(references: int, shown: str) -> None:
+    """A 5,000-word paste read "there are 1 references"."""
+    candidate = " ".join(f"w{i % 700}" for i in range(1_200))  # past the walkthrough's 1,000 tokens
+    at = page()
+    at.text_input(key="ex_candidate").set_value(candidate)
+    at.text_area(key="ex_references").set_value("\n".join([candidate] * references))
+    at.run()
+    assert not at.exception
+    notice = next(i.value for i in at.info if "longer than the walkthrough shows in full" in i.value)
+    assert f"candidate 1,200 tokens, longest reference 1,200 tokens, {shown}" in notice
