@@ -52,6 +52,17 @@ def load_values(values: dict[str, Any]) -> None:
     ss = st.session_state
     ss[S.CANDIDATE] = values["candidate"]
     ss[S.REFERENCES] = "\n".join(values["references"])
+    load_settings(values)
+    ss[S.PRESET] = values.get("preset") or S.EXPLAIN_CUSTOM
+    ss[S.METRIC] = values.get("metric", "bleu")
+    ss[S.PRESENT] = bool(values.get("present"))
+    ss[S.STEP] = int(values.get("step", 1))
+    ss[S.HIGHLIGHT] = 1
+
+
+def load_settings(values: dict[str, Any]) -> None:
+    """Put the sidebar's settings of a page state into the widgets' session state."""
+    ss = st.session_state
     max_order = int(values["max_order"])
     ss[S.MAX_N] = max_order
     weights = values.get("weights") or [1.0] * max_order
@@ -66,11 +77,24 @@ def load_values(values: dict[str, Any]) -> None:
     ss[S.LOWERCASE] = bool(values["lowercase"])
     ss[S.EFFECTIVE] = bool(values["effective_order"])
     ss[S.PAPER] = bool(values["paper"])
-    ss[S.PRESET] = values.get("preset") or S.EXPLAIN_CUSTOM
-    ss[S.METRIC] = values.get("metric", "bleu")
-    ss[S.PRESENT] = bool(values.get("present"))
-    ss[S.STEP] = int(values.get("step", 1))
-    ss[S.HIGHLIGHT] = 1
+
+
+def use_sacrebleu_defaults() -> None:
+    """The sidebar set to sacreBLEU's sentence defaults (4-grams of equal weight, exp smoothing, effective order),
+    the text kept: one click from an example's textbook settings to what sacreBLEU prints."""
+    defaults = SENTENCE_DEFAULTS
+    load_settings(
+        {
+            "max_order": defaults.max_order,
+            "weights": None,
+            "tokenize": defaults.tokenize,
+            "smooth": defaults.smooth,
+            "smooth_value": defaults.smooth_value,
+            "lowercase": defaults.lowercase,
+            "effective_order": defaults.effective_order,
+            "paper": False,
+        }
+    )
 
 
 #: The texts as the last finished run drew them (set by :func:`main`).
@@ -352,6 +376,7 @@ def sacrebleu_defaults(options: BleuOptions) -> None:
         default = cached.explain_cached(st.session_state[S.CANDIDATE], tuple(raw_references()), SENTENCE_DEFAULTS)
         listed = t("verdict.list_separator").join(changed)
         st.caption(t("explain.sacrebleu_defaults", score=f"{default.score_100:.2f}", changed=listed))
+        st.button(t("explain.use_defaults"), key="ex_use_defaults", on_click=use_sacrebleu_defaults)
 
 
 def render(candidate: str, references: list[str], options: BleuOptions) -> None:

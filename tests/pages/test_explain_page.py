@@ -523,3 +523,17 @@ def test_the_long_text_notice_counts_its_references_in_words_that_agree(referenc
     assert not at.exception
     notice = next(i.value for i in at.info if "longer than the walkthrough shows in full" in i.value)
     assert f"candidate 1,200 tokens, longest reference 1,200 tokens, {shown}" in notice
+
+
+def test_one_click_sets_sacrebleus_defaults_and_keeps_the_text() -> None:
+    """A teacher pasted a real sentence under the example's BLEU-3 without smoothing and took 44.21 for BLEU; the
+    caption that names the difference now has a button to sacreBLEU's defaults."""
+    candidate = "the quick brown fox jumps over the lazy dog near the river bank today"
+    references = ["a quick brown fox jumped over the lazy dog by the river bank today", "the fast fox jumps over a dog"]
+    at = page({"candidate": candidate, "reference": references, "max_n": "3", "smooth": "none", "paper": "1"})
+    at.button(key="ex_use_defaults").click().run()
+    assert not at.exception
+    assert at.text_input(key="ex_candidate").value == candidate
+    assert metric(at, "BLEU ×100") == f"{sacrebleu.sentence_bleu(candidate, references).score:.2f}"
+    assert not any("`sentence_bleu` with its defaults" in c.value for c in at.caption)
+    assert not [b for b in at.button if b.key == "ex_use_defaults"]
