@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from bleu_core.corpus.lint import invisible_characters
 from bleu_core.i18n import text
 from bleu_core.options import SENTENCE_DEFAULTS, BleuOptions, make_options, settings_changed
 from bleu_core.teach.examples import PRESET_BY_KEY, PRESETS, Preset
@@ -344,6 +345,11 @@ def orders_text(orders: tuple[int, ...]) -> tuple[str, str]:
 def warnings(candidate: str, references: list[str], options: BleuOptions, trace: Any) -> None:
     if cached.script_warnings(candidate, tuple(references), options.tokenize):
         st.warning(t("explain.cjk_advice", tokenizer=options.tokenize))
+    if codes := invisible_characters(candidate):  # a NUL looked like nothing, and "ist" did not match "ist"
+        st.warning(t("explain.invisible_candidate", codes=", ".join(codes)))
+    for n, reference in enumerate(references, start=1):
+        if codes := invisible_characters(reference):
+            st.warning(t("explain.invisible_reference", n=n, codes=", ".join(codes)))
     if trace.empty_orders:
         names, ns = orders_text(trace.empty_orders)
         key = "explain.empty_orders_effective" if options.effective_order else "explain.empty_orders"

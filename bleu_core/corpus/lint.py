@@ -71,9 +71,17 @@ def _is_cjk(char: str) -> bool:
     )
 
 
+def invisible_characters(text: str) -> tuple[str, ...]:
+    """The control or format characters in ``text`` other than tab (NUL, zero-width, BOM, direction marks, ...),
+    each once, as ``U+200B``: they are part of the tokens, so a word that looks the same may not match."""
+    if text.isprintable():  # the common case, at C speed: no control or format character at all
+        return ()
+    found = {ch for ch in text if ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf")}
+    return tuple(f"U+{ord(ch):04X}" for ch in sorted(found))
+
+
 def _has_invisible(line: str) -> bool:
-    """Control or format characters other than tab (zero-width, BOM, direction marks, ...)."""
-    return any(ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf") for ch in line)
+    return bool(invisible_characters(line))
 
 
 def _numbers(numbers: Sequence[int], limit: int = 5) -> str:

@@ -537,3 +537,20 @@ def test_one_click_sets_sacrebleus_defaults_and_keeps_the_text() -> None:
     assert metric(at, "BLEU ×100") == f"{sacrebleu.sentence_bleu(candidate, references).score:.2f}"
     assert not any("`sentence_bleu` with its defaults" in c.value for c in at.caption)
     assert not [b for b in at.button if b.key == "ex_use_defaults"]
+
+
+def test_invisible_characters_are_named_where_they_stop_a_match() -> None:
+    """A candidate "Das ist\\x00 ein Test ." showed "ist" red beside a reference "ist", with no word why."""
+    at = page()
+    at.text_input(key="ex_candidate").set_value("Das ist\x00 ein Test .")
+    at.text_area(key="ex_references").set_value("Das ist ein Test .\nDas\u200b ist ein Test .").run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith("The candidate has invisible characters (U+0000)") for w in warnings), warnings
+    assert any(w.startswith("Reference 2 has invisible characters (U+200B)") for w in warnings), warnings
+    assert not any(w.startswith("Reference 1 has") for w in warnings)
+    theirs = sacrebleu.BLEU(max_ngram_order=3, smooth_method="none", effective_order=False)
+    score = theirs.sentence_score("Das ist\x00 ein Test .", ["Das ist ein Test .", "Das\u200b ist ein Test ."])
+    assert metric(at, "BLEU ×100") == f"{score.score:.2f}"
+    clean = page({"candidate": "Das ist ein Test .", "reference": ["Das ist ein Test ."]})
+    assert not any("invisible characters" in w.value for w in clean.warning)
