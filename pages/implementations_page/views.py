@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 import altair as alt
 import pandas as pd
@@ -160,6 +160,10 @@ def scores_frame(
     return headers(pd.DataFrame(records), language)
 
 
+#: Columns whose every cell is at most this long are kept on one line.
+SHORT_CELL = 8
+
+
 def styled(frame: pd.DataFrame) -> Styler:
     """``frame`` without its ``differs`` column, the rows where it is True highlighted."""
     mask = frame["differs"].to_numpy()
@@ -170,7 +174,9 @@ def styled(frame: pd.DataFrame) -> Styler:
         styles.loc[mask, :] = HIGHLIGHT
         return styles
 
-    return shown.style.apply(highlight, axis=None)
+    short: list[Hashable] = [c for c in shown.columns if shown[c].map(lambda v: len(str(v)) <= SHORT_CELL).all()]
+    # a short value stays on one line: "0-100" broke at its hyphen in a narrow column
+    return shown.style.apply(highlight, axis=None).set_properties(subset=short, **{"white-space": "nowrap"})
 
 
 def score_chart(rows: Sequence[Row], language: str = DEFAULT_LANGUAGE) -> alt.Chart:

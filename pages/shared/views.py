@@ -123,6 +123,9 @@ def precision_frame(explanation: Explanation) -> pd.DataFrame:
 #: Characters of a chart title's line (a CJK character counts two): a half-width chart at 1280x720 is about
 #: 370 px wide, and Vega cuts a longer title with "…".
 TITLE_CHARS = 44
+#: The precision chart's y axis ends above 1 so that a fraction over a full bar (43/43) has room under the top edge
+#: (at 1.1 the projector's 20 px label touched it).
+PRECISION_TOP = 1.2
 
 
 def _width(text: str) -> int:
@@ -142,6 +145,16 @@ def _wrap(text: str, limit: int) -> list[str]:
     return [*lines, line.rstrip()]
 
 
+def _balanced(text: str, limit: int) -> list[str]:
+    """:func:`_wrap`'s number of lines, as even as they can be: "… one setting at a" over "time" became
+    "From sacreBLEU to NLTK," over "one setting at a time"."""
+    lines = _wrap(text, limit)
+    for narrower in range(math.ceil(_width(text) / len(lines)), limit) if len(lines) > 1 else ():
+        if len(even := _wrap(text, narrower)) == len(lines):
+            return even
+    return lines
+
+
 def title_lines(title: str, limit: int = TITLE_CHARS) -> list[str]:
     """``title`` broken into lines of at most ``limit`` characters (Vega-Lite draws a list as lines): before a
     bracketed part first, then between words or CJK characters; a word longer than a line stays whole."""
@@ -152,7 +165,7 @@ def title_lines(title: str, limit: int = TITLE_CHARS) -> list[str]:
         if lines and _width(lines[-1] + " " + part) <= limit:
             lines[-1] += ("" if part.startswith("（") else " ") + part
         else:
-            lines += _wrap(part, limit)
+            lines += _balanced(part, limit)
     return [line for line in lines if line]
 
 
@@ -189,7 +202,7 @@ def precision_chart(explanation: Explanation, lang: str = "en", large: bool = Fa
     y = alt.Y(
         "p_n (unsmoothed):Q",
         title=text("explain.chart_precision", lang),
-        scale=alt.Scale(domain=[0, 1.1]),
+        scale=alt.Scale(domain=[0, PRECISION_TOP]),
         axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
     )
     base = alt.Chart(frame).encode(
@@ -209,7 +222,7 @@ def precision_chart(explanation: Explanation, lang: str = "en", large: bool = Fa
         max(p, s or 0.0) for p, s in zip(frame["p_n (unsmoothed)"], frame["smoothed value"], strict=True)
     ]
     labels = base.mark_text(dy=-12 if large else -8, fontSize=20 if large else 11).encode(
-        y=alt.Y("label height:Q", scale=alt.Scale(domain=[0, 1.1])), text="label:N"
+        y=alt.Y("label height:Q", scale=alt.Scale(domain=[0, PRECISION_TOP])), text="label:N"
     )
     layers = [bars, labels]
     smoothed = [o for o in explanation.orders if o.smoothed] if not explanation.no_unigram_match else []
@@ -220,7 +233,7 @@ def precision_chart(explanation: Explanation, lang: str = "en", large: bool = Fa
             .mark_tick(color=SMOOTHED_COLOR, thickness=3, size=40 if large else 28)
             .encode(
                 x=order_axis,
-                y=alt.Y("smoothed value:Q", scale=alt.Scale(domain=[0, 1.1])),
+                y=alt.Y("smoothed value:Q", scale=alt.Scale(domain=[0, PRECISION_TOP])),
                 tooltip=["n", alt.Tooltip("smoothed value:Q", format=".4f")],
             )
         )

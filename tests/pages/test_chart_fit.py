@@ -278,6 +278,7 @@ def test_implementations_titles_fit(language: str) -> None:
             ["log BLEU = Σ w_n log p_n + log BP", "(red: costs the most)"],
         ),
         ("对数 BLEU（红色：损失最大）", ["对数 BLEU（红色：损失最大）"]),
+        ("From sacreBLEU to NLTK, one setting at a time", ["From sacreBLEU to NLTK,", "one setting at a time"]),
     ],
 )
 def test_title_lines(title: str, lines: list[str]) -> None:

@@ -229,3 +229,17 @@ def test_precision_chart_axis_fits_the_precisions_and_labels_stand_apart() -> No
     # a p_n of 0 (NLTK's 2.2e-308 without smoothing): the floor is on the axis
     domain, _ = parts(spec_of("a b c x", ["a b c d"]))
     assert domain[0] == -12
+
+
+def test_short_columns_stay_on_one_line_and_long_ones_wrap() -> None:
+    """At 1920 px the scores table broke "0-100" at its hyphen; the long settings column must still wrap."""
+    from pages.implementations_page.views import styled
+
+    frame = pd.DataFrame(
+        {"scale": ["0-100", "0-1"], "the setting behind it": ["tokenizer: 13a → whitespace split", "x"]}
+    ).assign(differs=[False, True])
+    html = styled(frame).to_html()
+    rules = dict(re.findall(r"#T_\w+_(row\d+_col\d+) \{([^}]*)\}", html))
+    assert all("white-space: nowrap" in rules.get(f"row{r}_col0", "") for r in (0, 1))
+    assert not any("nowrap" in rules.get(f"row{r}_col1", "") for r in (0, 1))
+    assert "background-color" in rules["row1_col0"]  # the highlight of a differing row stays
