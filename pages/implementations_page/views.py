@@ -174,9 +174,12 @@ def styled(frame: pd.DataFrame) -> Styler:
         styles.loc[mask, :] = HIGHLIGHT
         return styles
 
-    short: list[Hashable] = [c for c in shown.columns if shown[c].map(lambda v: len(str(v)) <= SHORT_CELL).all()]
-    # a short value stays on one line: "0-100" broke at its hyphen in a narrow column
-    return shown.style.apply(highlight, axis=None).set_properties(subset=short, **{"white-space": "nowrap"})
+    short: list[Hashable] = [
+        c for c in shown.columns if shown[c].map(lambda v: isinstance(v, str) and len(v) <= SHORT_CELL).all()
+    ]
+    # a short text stays on one line: "0-100" broke at its hyphen in a narrow column (the table's cells render
+    # Markdown with their own white-space, so a CSS nowrap does not reach them; a word joiner after the hyphen does)
+    return shown.style.apply(highlight, axis=None).format(lambda v: str(v).replace("-", "-\u2060"), subset=short)
 
 
 def score_chart(rows: Sequence[Row], language: str = DEFAULT_LANGUAGE) -> alt.Chart:
