@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 import altair as alt
 import pandas as pd
@@ -160,10 +160,6 @@ def scores_frame(
     return headers(pd.DataFrame(records), language)
 
 
-#: Columns whose every cell is at most this long are kept on one line.
-SHORT_CELL = 8
-
-
 def styled(frame: pd.DataFrame) -> Styler:
     """``frame`` without its ``differs`` column, the rows where it is True highlighted."""
     mask = frame["differs"].to_numpy()
@@ -174,12 +170,7 @@ def styled(frame: pd.DataFrame) -> Styler:
         styles.loc[mask, :] = HIGHLIGHT
         return styles
 
-    short: list[Hashable] = [
-        c for c in shown.columns if shown[c].map(lambda v: isinstance(v, str) and len(v) <= SHORT_CELL).all()
-    ]
-    # a short text stays on one line: "0-100" broke at its hyphen in a narrow column (the table's cells render
-    # Markdown with their own white-space, so a CSS nowrap does not reach them; a word joiner after the hyphen does)
-    return shown.style.apply(highlight, axis=None).format(lambda v: str(v).replace("-", "-\u2060"), subset=short)
+    return shown.style.apply(highlight, axis=None)
 
 
 def score_chart(rows: Sequence[Row], language: str = DEFAULT_LANGUAGE) -> alt.Chart:

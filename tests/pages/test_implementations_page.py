@@ -229,18 +229,3 @@ def test_precision_chart_axis_fits_the_precisions_and_labels_stand_apart() -> No
     # a p_n of 0 (NLTK's 2.2e-308 without smoothing): the floor is on the axis
     domain, _ = parts(spec_of("a b c x", ["a b c d"]))
     assert domain[0] == -12
-
-
-def test_short_columns_stay_on_one_line_and_long_ones_wrap() -> None:
-    """At 1920 px the scores table broke "0-100" at its hyphen; the long settings column must still wrap."""
-    from pages.implementations_page.views import styled
-
-    frame = pd.DataFrame(
-        {"scale": ["0-100", "0-1"], "the setting behind it": ["tokenizer: 13a → whitespace split", "x"]}
-    ).assign(differs=[False, True])
-    shown = styled(frame)
-    html = shown.to_html()
-    assert ">0-\u2060100<" in html and ">0-\u20601<" in html  # no line break after the hyphen
-    assert "13a → whitespace split" in html and "\u2060" not in html.split(">tokenizer:")[1][:40]
-    assert re.search(r"_row1_col0[^{]*\{[^}]*background-color", html)  # the highlight of a differing row stays
-    assert shown.data["scale"].tolist() == ["0-100", "0-1"]  # the data (downloads) keep plain hyphens
