@@ -80,10 +80,6 @@ def invisible_characters(text: str) -> tuple[str, ...]:
     return tuple(f"U+{ord(ch):04X}" for ch in sorted(found))
 
 
-def _has_invisible(line: str) -> bool:
-    return bool(invisible_characters(line))
-
-
 def _numbers(numbers: Sequence[int], limit: int = 5) -> str:
     """Line numbers for any language: "3, 5, 7 …"."""
     return ", ".join(str(n) for n in numbers[:limit]) + (" …" if len(numbers) > limit else "")
@@ -235,7 +231,7 @@ def check_identical(inputs: LintInput) -> list[LintFinding]:
 def check_invisible(inputs: LintInput) -> list[LintFinding]:
     """Invisible control or format characters in the hypothesis, which become part of tokens."""
     hyp_name, hyp_lines = inputs.hypothesis
-    controls = [i + 1 for i, line in enumerate(hyp_lines) if not line.isprintable() and _has_invisible(line)]
+    controls = [i + 1 for i, line in enumerate(hyp_lines) if invisible_characters(line)]
     if not controls:
         return []
     params = (("name", hyp_name), ("count", len(controls)), ("where", _numbers(controls)))
